@@ -1,0 +1,81 @@
+import Synchronization
+import SystemCalls
+
+/// Per-path cache of image facts keyed by (device, inode, size, mtime ns): an unchanged file is never
+/// read twice, and pixels are decoded only when a rule asks for them. Safe to share across threads.
+public final class FactsCache: Sendable {
+    private struct Entry {
+        var header: ImageFacts?
+        var pixels: PixelFacts?
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var fileReads = 0
+        var decodes = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Header facts for `path`, reading the file only if its stat key changed since the last read.
+    public func image(at path: String) -> Result<ImageFacts, SystemError> {
+        let status: FileStatus
+        do { status = try FileSystem.statusFollowingLinks(path) } catch { return .failure(error) }
+        if let cached = state.withLock({ $0.entries[path]?.header }), cached.key == status.key {
+            return .success(cached)
+        }
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
+        let facts = PNGReader.inspect(bytes: bytes, key: status.key)
+        state.withLock {
+            $0.fileReads += 1
+            var entry = $0.entries[path] ?? Entry()
+            if entry.pixels?.key != status.key { entry.pixels = nil }
+            entry.header = facts
+            $0.entries[path] = entry
+        }
+        return .success(facts)
+    }
+
+    /// Decoded pixel facts for `path` (full libpng decode), cached by the same key.
+    public func pixels(at path: String) -> Result<PixelFacts, SystemError> {
+        let status: FileStatus
+        do { status = try FileSystem.statusFollowingLinks(path) } catch { return .failure(error) }
+        if let cached = state.withLock({ $0.entries[path]?.pixels }), cached.key == status.key {
+            return .success(cached)
+        }
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
+        let facts = PNGReader.decode(bytes: bytes, key: status.key)
+        state.withLock {
+            $0.fileReads += 1
+            $0.decodes += 1
+            var entry = $0.entries[path] ?? Entry()
+            if entry.header?.key != status.key { entry.header = nil }
+            entry.pixels = facts
+            $0.entries[path] = entry
+        }
+        return .success(facts)
+    }
+
+    /// Drops what is known about a path (a deleted file).
+    public func forget(_ path: String) {
+        _ = state.withLock { $0.entries.removeValue(forKey: path) }
+    }
+
+    /// How many times file contents were read / fully decoded (for tests and `status`).
+    public var counters: (fileReads: Int, decodes: Int) {
+        state.withLock { ($0.fileReads, $0.decodes) }
+    }
+
+    public var count: Int { state.withLock { $0.entries.count } }
+
+    func clear() { state.withLock { $0.entries = [:] } }
+}
+
+extension FactsCache {
+    /// Empties the cache (a full rescan from scratch).
+    public func forgetAll() { clear() }
+}

@@ -1,0 +1,133 @@
+import SystemCalls
+
+/// What a file's first bytes say it is. `.png` files that are not PNGs are a classic App Store rejection.
+public enum ImageKind: String, Sendable, Hashable {
+    case png, jpeg, gif, webp, heic, tiff, bmp, pdf
+    case appleDouble = "AppleDouble resource fork"
+    case empty = "empty file"
+    case unknown = "unknown data"
+
+    public var displayName: String {
+        switch self {
+        case .png: "PNG"
+        case .jpeg: "JPEG"
+        case .gif: "GIF"
+        case .webp: "WebP"
+        case .heic: "HEIC"
+        case .tiff: "TIFF"
+        case .bmp: "BMP"
+        case .pdf: "PDF"
+        case .appleDouble, .empty, .unknown: rawValue
+        }
+    }
+
+    /// Identifies content by its magic number.
+    public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageKind where C.Index == Int {
+        let b = Array(bytes.prefix(16))
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + magic.count && Array(b[offset..<offset + magic.count]) == magic
+        }
+        if b.isEmpty { return .empty }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(Array("GIF8".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("ftyp".utf8), at: 4) && (starts(Array("heic".utf8), at: 8) || starts(Array("mif1".utf8), at: 8)) {
+            return .heic
+        }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("BM".utf8)) { return .bmp }
+        if starts(Array("%PDF".utf8)) { return .pdf }
+        if starts([0x00, 0x05, 0x16, 0x07]) { return .appleDouble }
+        return .unknown
+    }
+}
+
+/// PNG colour types (IHDR byte 9).
+public enum PNGColorType: Int32, Sendable, Hashable {
+    case grayscale = 0, rgb = 2, palette = 3, grayscaleAlpha = 4, rgba = 6
+
+    public var hasAlphaChannel: Bool { self == .grayscaleAlpha || self == .rgba }
+    public var isGrayscale: Bool { self == .grayscale || self == .grayscaleAlpha }
+    public var name: String {
+        switch self {
+        case .grayscale: "grayscale"
+        case .rgb: "RGB"
+        case .palette: "palette (indexed)"
+        case .grayscaleAlpha: "grayscale+alpha"
+        case .rgba: "RGBA"
+        }
+    }
+}
+
+/// The IHDR fields and which ancillary chunks are present.
+public struct PNGHeader: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+    public var bitDepth: Int
+    public var colorType: PNGColorType?
+    public var rawColorType: Int
+    public var interlaced: Bool
+    public var hasPalette: Bool
+    public var hasTransparencyChunk: Bool
+    public var hasICCProfile: Bool
+    public var hasSRGB: Bool
+    public var isCgBI: Bool
+
+    /// Alpha as App Store Connect sees it: an alpha channel or a tRNS chunk, whatever the pixels are.
+    public var hasAlpha: Bool { (colorType?.hasAlphaChannel ?? false) || hasTransparencyChunk }
+
+    public init(
+        width: Int, height: Int, bitDepth: Int, rawColorType: Int, interlaced: Bool,
+        hasPalette: Bool = false, hasTransparencyChunk: Bool = false, hasICCProfile: Bool = false,
+        hasSRGB: Bool = false, isCgBI: Bool = false
+    ) {
+        self.width = width
+        self.height = height
+        self.bitDepth = bitDepth
+        self.rawColorType = rawColorType
+        self.colorType = PNGColorType(rawValue: Int32(rawColorType))
+        self.interlaced = interlaced
+        self.hasPalette = hasPalette
+        self.hasTransparencyChunk = hasTransparencyChunk
+        self.hasICCProfile = hasICCProfile
+        self.hasSRGB = hasSRGB
+        self.isCgBI = isCgBI
+    }
+}
+
+/// Facts read from one version of a file, without decoding pixels.
+public struct ImageFacts: Sendable, Hashable {
+    public let key: FileKey
+    public let kind: ImageKind
+    /// Present for PNGs whose header could be read (also for CgBI files).
+    public let header: PNGHeader?
+    /// Why the PNG is damaged (truncated, CRC, missing IHDR/IEND, libpng error); nil when intact so far.
+    public let damage: String?
+
+    public init(key: FileKey, kind: ImageKind, header: PNGHeader?, damage: String?) {
+        self.key = key
+        self.kind = kind
+        self.header = header
+        self.damage = damage
+    }
+}
+
+/// The result of a full decode.
+public struct PixelFacts: Sendable, Hashable {
+    public let key: FileKey
+    /// Some pixel's alpha is below the maximum (255, or 65535 for 16-bit images).
+    public let anyTransparent: Bool
+    public let transparentPixels: Int
+    public let minimumAlpha: Int
+    /// Decode failure (zlib error, truncated data, CgBI); pixel fields are meaningless then.
+    public let damage: String?
+
+    public init(key: FileKey, anyTransparent: Bool, transparentPixels: Int, minimumAlpha: Int, damage: String?) {
+        self.key = key
+        self.anyTransparent = anyTransparent
+        self.transparentPixels = transparentPixels
+        self.minimumAlpha = minimumAlpha
+        self.damage = damage
+    }
+}

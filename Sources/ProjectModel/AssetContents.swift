@@ -1,0 +1,191 @@
+import Foundation
+
+/// One entry of an asset set's `images` array (app icon, image or launch image set).
+public struct AssetImageEntry: Sendable, Hashable {
+    public var filename: String?
+    public var idiom: String?
+    public var size: String?
+    public var scale: String?
+    public var platform: String?
+    public var role: String?
+    public var subtype: String?
+    public var orientation: String?
+    public var extent: String?
+    public var minimumSystemVersion: String?
+    /// e.g. ["luminosity:dark"], ["luminosity:tinted"]
+    public var appearances: [String]
+    /// 1-based line of the entry in Contents.json, when known.
+    public var line: Int?
+
+    public init(
+        filename: String? = nil, idiom: String? = nil, size: String? = nil, scale: String? = nil,
+        platform: String? = nil, role: String? = nil, subtype: String? = nil, orientation: String? = nil,
+        extent: String? = nil, minimumSystemVersion: String? = nil, appearances: [String] = [], line: Int? = nil
+    ) {
+        self.filename = filename
+        self.idiom = idiom
+        self.size = size
+        self.scale = scale
+        self.platform = platform
+        self.role = role
+        self.subtype = subtype
+        self.orientation = orientation
+        self.extent = extent
+        self.minimumSystemVersion = minimumSystemVersion
+        self.appearances = appearances
+        self.line = line
+    }
+
+    /// "60x60" → (60, 60); "83.5x83.5" → (83.5, 83.5).
+    public var points: (width: Double, height: Double)? {
+        guard let size else { return nil }
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+
+    /// "2x" → 2. A missing scale means 1x (single-size icons have none).
+    public var scaleFactor: Int? {
+        guard let scale else { return 1 }
+        guard scale.hasSuffix("x"), let v = Int(scale.dropLast()), (1...3).contains(v) else { return nil }
+        return v
+    }
+
+    public var appearanceKey: String { appearances.sorted().joined(separator: ",") }
+}
+
+/// A parsed Contents.json of an asset set.
+public struct AssetContents: Sendable, Hashable {
+    public var images: [AssetImageEntry]
+    public var hasImagesKey: Bool
+}
+
+/// Why Contents.json could not be used.
+public enum ContentsError: Error, Sendable, Hashable, CustomStringConvertible {
+    case empty
+    case invalidJSON(String, line: Int?)
+    case wrongShape(String, line: Int?)
+
+    public var description: String {
+        switch self {
+        case .empty: "Contents.json is empty"
+        case .invalidJSON(let m, let line): "not valid JSON" + (line.map { " (line \($0))" } ?? "") + ": \(m)"
+        case .wrongShape(let m, let line): m + (line.map { " (line \($0))" } ?? "")
+        }
+    }
+    public var line: Int? {
+        switch self {
+        case .empty: nil
+        case .invalidJSON(_, let l), .wrongShape(_, let l): l
+        }
+    }
+}
+
+public enum AssetContentsReader {
+    public static func parse(_ bytes: [UInt8]) -> Result<AssetContents, ContentsError> {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .failure(.empty) }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+        } catch {
+            let ns = error as NSError
+            let detail = (ns.userInfo["NSDebugDescription"] as? String) ?? ns.localizedDescription
+            return .failure(.invalidJSON(detail, line: lineOfCharacterOffset(in: bytes, message: detail)))
+        }
+        guard let top = object as? [String: Any] else {
+            return .failure(.wrongShape("the top level is not a JSON object", line: 1))
+        }
+        let entryLines = lines(ofEntriesIn: bytes)
+        guard let rawImages = top["images"] else {
+            return .success(AssetContents(images: [], hasImagesKey: false))
+        }
+        guard let list = rawImages as? [Any] else {
+            return .failure(.wrongShape("\"images\" is not an array", line: lineOf(key: "images", in: bytes)))
+        }
+        var images: [AssetImageEntry] = []
+        for (index, item) in list.enumerated() {
+            let line = index < entryLines.count ? entryLines[index] : nil
+            guard let dict = item as? [String: Any] else {
+                return .failure(.wrongShape("images[\(index)] is not an object", line: line))
+            }
+            func string(_ key: String) throws(ContentsError) -> String? {
+                guard let v = dict[key] else { return nil }
+                guard let s = v as? String else { throw .wrongShape("images[\(index)].\(key) is not a string", line: line) }
+                return s
+            }
+            do {
+                var appearances: [String] = []
+                if let raw = dict["appearances"] {
+                    guard let list = raw as? [Any] else {
+                        throw ContentsError.wrongShape("images[\(index)].appearances is not an array", line: line)
+                    }
+                    for a in list {
+                        guard let d = a as? [String: Any], let k = d["appearance"] as? String, let v = d["value"] as? String else {
+                            throw ContentsError.wrongShape("images[\(index)].appearances has an entry without appearance/value", line: line)
+                        }
+                        appearances.append("\(k):\(v)")
+                    }
+                }
+                images.append(
+                    AssetImageEntry(
+                        filename: try string("filename"), idiom: try string("idiom"), size: try string("size"),
+                        scale: try string("scale"), platform: try string("platform"), role: try string("role"),
+                        subtype: try string("subtype"), orientation: try string("orientation"),
+                        extent: try string("extent"), minimumSystemVersion: try string("minimum-system-version"),
+                        appearances: appearances, line: line))
+            } catch let error as ContentsError {
+                return .failure(error)
+            } catch {
+                return .failure(.wrongShape("\(error)", line: line))
+            }
+        }
+        return .success(AssetContents(images: images, hasImagesKey: true))
+    }
+
+    /// "around line 3, column 5" or "around character 15" → 1-based line.
+    static func lineOfCharacterOffset(in bytes: [UInt8], message: String) -> Int? {
+        if let r = message.range(of: #"line (\d+)"#, options: .regularExpression) { return Int(message[r].dropFirst(5)) }
+        guard let r = message.range(of: #"character (\d+)"#, options: .regularExpression),
+            let offset = Int(message[r].dropFirst(10))
+        else { return nil }
+        return 1 + bytes.prefix(min(offset, bytes.count)).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
+    static func lineOf(key: String, in bytes: [UInt8]) -> Int? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let r = text.range(of: "\"\(key)\"") else { return nil }
+        return 1 + text[..<r.lowerBound].filter { $0 == "\n" }.count
+    }
+
+    /// Lines where each object of the "images" array starts (a light scan that knows about strings).
+    static func lines(ofEntriesIn bytes: [UInt8]) -> [Int] {
+        let key = Array("\"images\"".utf8)
+        guard bytes.count >= key.count,
+            let keyStart = (0...(bytes.count - key.count)).first(where: { bytes[$0..<$0 + key.count].elementsEqual(key) }),
+            let open = bytes[(keyStart + key.count)...].firstIndex(of: 0x5B)
+        else { return [] }
+        var line = 1 + bytes[..<open].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var result: [Int] = []
+        for c in bytes[open...] {
+            if c == 0x0A { line += 1 }
+            if inString {
+                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                continue
+            }
+            switch c {
+            case 0x22: inString = true
+            case 0x5B, 0x7B:
+                if c == 0x7B && depth == 1 { result.append(line) }
+                depth += 1
+            case 0x5D, 0x7D:
+                depth -= 1
+                if depth == 0 { return result }
+            default: break
+            }
+        }
+        return result
+    }
+}

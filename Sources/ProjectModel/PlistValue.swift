@@ -1,0 +1,113 @@
+import Foundation
+import SystemCalls
+
+/// A property-list value that can cross threads (Foundation hands back `Any`).
+public indirect enum PlistValue: Sendable, Hashable {
+    case string(String)
+    case integer(Int)
+    case real(Double)
+    case boolean(Bool)
+    case date(Date)
+    case data(Data)
+    case array([PlistValue])
+    case dictionary([String: PlistValue])
+
+    public subscript(key: String) -> PlistValue? {
+        if case .dictionary(let d) = self { return d[key] }
+        return nil
+    }
+    public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var array: [PlistValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var dictionary: [String: PlistValue]? { if case .dictionary(let d) = self { return d } else { return nil } }
+    public var bool: Bool? {
+        switch self {
+        case .boolean(let b): b
+        case .integer(let i): i != 0
+        case .string(let s): ["yes", "true", "1"].contains(s.lowercased()) ? true : (["no", "false", "0"].contains(s.lowercased()) ? false : nil)
+        default: nil
+        }
+    }
+    /// Strings and numbers as text (pbxproj stores `6.0` and `"6.0"` alike).
+    public var text: String? {
+        switch self {
+        case .string(let s): s
+        case .integer(let i): String(i)
+        case .real(let r): String(r)
+        default: nil
+        }
+    }
+
+    init(foundation value: Any) {
+        switch value {
+        case let s as String: self = .string(s)
+        case let b as Bool where type(of: value) == Bool.self:
+            self = .boolean(b)
+        case let i as Int where type(of: value) == Int.self:
+            self = .integer(i)
+        case let d as Double where type(of: value) == Double.self:
+            self = .real(d)
+        case let n as NSNumber:
+            let typeCode = String(cString: n.objCType)
+            if typeCode == "c" || typeCode == "B" { self = .boolean(n.boolValue) }
+            else if typeCode == "d" || typeCode == "f" { self = .real(n.doubleValue) }
+            else { self = .integer(n.intValue) }
+        case let d as Date: self = .date(d)
+        case let d as Data: self = .data(d)
+        case let a as [Any]: self = .array(a.map(PlistValue.init(foundation:)))
+        case let d as [String: Any]: self = .dictionary(d.mapValues(PlistValue.init(foundation:)))
+        case let d as [AnyHashable: Any]:
+            var out: [String: PlistValue] = [:]
+            for (k, v) in d { out["\(k)"] = PlistValue(foundation: v) }
+            self = .dictionary(out)
+        default: self = .string("\(value)")
+        }
+    }
+}
+
+/// Why a property list could not be used.
+public enum PlistError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unreadable(SystemError)
+    case malformed(String, line: Int?)
+    case notADictionary
+
+    public var description: String {
+        switch self {
+        case .unreadable(let e): "cannot read: \(e.reason)"
+        case .malformed(let m, let line): line.map { "line \($0): \(m)" } ?? m
+        case .notADictionary: "the top level is not a dictionary"
+        }
+    }
+    public var line: Int? { if case .malformed(_, let line) = self { return line } else { return nil } }
+}
+
+public enum PlistFormat: String, Sendable { case xml, binary, openStep }
+
+public enum PropertyListReader {
+    /// Parses XML, binary or OpenStep plist bytes. The top level must be a dictionary.
+    public static func parse(_ bytes: [UInt8]) -> Result<(PlistValue, PlistFormat), PlistError> {
+        if bytes.isEmpty { return .failure(.malformed("empty file", line: nil)) }
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        do {
+            let object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
+            let value = PlistValue(foundation: object)
+            guard case .dictionary = value else { return .failure(.notADictionary) }
+            let kind: PlistFormat =
+                switch format {
+                case .binary: .binary
+                case .openStep: .openStep
+                default: .xml
+                }
+            return .success((value, kind))
+        } catch {
+            let ns = error as NSError
+            let detail = (ns.userInfo["NSDebugDescription"] as? String) ?? ns.localizedDescription
+            return .failure(.malformed(detail, line: Self.lineNumber(in: detail)))
+        }
+    }
+
+    /// Foundation says "... on line 5" / "... at line 5".
+    static func lineNumber(in message: String) -> Int? {
+        guard let range = message.range(of: #"line (\d+)"#, options: .regularExpression) else { return nil }
+        return Int(message[range].dropFirst(5))
+    }
+}

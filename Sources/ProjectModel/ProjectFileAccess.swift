@@ -1,0 +1,53 @@
+import SystemCalls
+
+/// How project-model code reads files, so the engine can record every path it touched.
+/// Paths are relative to the watched root ("" is the root itself).
+public protocol ProjectFileAccess {
+    func read(_ path: String) -> Result<[UInt8], SystemError>
+    func list(_ directory: String) -> Result<[DirectoryEntry], SystemError>
+}
+
+/// Path helpers for root-relative paths.
+public enum RelativePath {
+    public static func join(_ a: String, _ b: String) -> String {
+        if a.isEmpty { return b }
+        if b.isEmpty { return a }
+        return a + "/" + b
+    }
+    public static func parent(_ p: String) -> String {
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        return String(p[..<slash])
+    }
+    public static func name(_ p: String) -> String {
+        guard let slash = p.lastIndex(of: "/") else { return p }
+        return String(p[p.index(after: slash)...])
+    }
+    /// Ancestors from the nearest to the root, the path itself first.
+    public static func selfAndAncestors(_ p: String) -> [String] {
+        var result = [p]
+        var current = p
+        while !current.isEmpty {
+            current = parent(current)
+            result.append(current)
+        }
+        return result
+    }
+    /// True when `p` is `dir` or lies below it.
+    public static func isWithin(_ p: String, _ dir: String) -> Bool {
+        dir.isEmpty || p == dir || p.hasPrefix(dir + "/")
+    }
+    /// Resolves `.`/`..` in a relative path; nil when it escapes the root.
+    public static func normalize(_ p: String) -> String? {
+        var parts: [Substring] = []
+        for part in p.split(separator: "/") {
+            if part == "." || part.isEmpty { continue }
+            if part == ".." {
+                if parts.isEmpty { return nil }
+                parts.removeLast()
+                continue
+            }
+            parts.append(part)
+        }
+        return parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,61 @@
+import RuleEngine
+
+/// Human output: grouped by project, one line per diagnostic, colour on a terminal.
+public struct TextReport: Sendable {
+    public let color: Bool
+
+    public init(color: Bool) { self.color = color }
+
+    func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    public func severityLabel(_ s: Severity) -> String {
+        switch s {
+        case .error: paint("error", "1;31")
+        case .warning: paint("warning", "1;33")
+        case .info: paint("info", "1;36")
+        }
+    }
+
+    /// `path: severity: message [rule] (ITMS-…)`
+    public func line(_ d: Diagnostic) -> String {
+        var text = "\(d.path.isEmpty ? "." : d.path)\(d.line.map { ":\($0)" } ?? ""): \(severityLabel(d.severity)): \(d.message) "
+        text += paint("[\(d.rule)]", "2")
+        if let code = d.code { text += " (\(code))" }
+        return text
+    }
+
+    public func render(_ report: CheckReport, showFixes: Bool = false) -> String {
+        var out: [String] = []
+        for e in report.ruleErrors {
+            out.append("\(e.file)\(e.line.map { ":\($0)" } ?? ""): \(paint("rule module error", "1;31")): \(e.message)")
+        }
+        if !report.ruleErrors.isEmpty { out.append("") }
+        let byProject = Dictionary(grouping: report.diagnostics) { "\($0.root)\u{0}\($0.project)" }
+        var projects = report.projects
+        let known = Set(projects.map { "\($0.root)\u{0}\($0.path)" })
+        for key in byProject.keys.sorted() where !known.contains(key) {
+            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+            var context = ProjectContext(directory: parts[1])
+            context.sources = [:]
+            projects.append(CheckReport.Project(root: parts[0], path: parts[1], context: .init(context)))
+        }
+        for project in projects {
+            let key = "\(project.root)\u{0}\(project.path)"
+            let diagnostics = byProject[key] ?? []
+            let c = project.context
+            let title = project.path.isEmpty ? project.root : project.root + "/" + project.path
+            let devices = c.devices.joined(separator: "+")
+            let source = { (k: String) in c.sources[k].map { " (\($0))" } ?? "" }
+            out.append(paint(title, "1") + "  " + paint("\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)", "2"))
+            if diagnostics.isEmpty { out.append("  no problems") }
+            for d in diagnostics {
+                out.append("  " + line(d))
+                if showFixes, let fix = d.fix { out.append("      " + paint("fix: \(fix)", "2")) }
+            }
+            out.append("")
+        }
+        let s = report.summary
+        out.append("\(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.infos) info in \(s.files) files")
+        return out.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,124 @@
+/// Something an evaluation read: a file's content / existence, a directory listing, or the set of
+/// subjects of one kind in a project. A change to any of them re-runs the evaluation.
+public enum EvaluationInput: Hashable, Sendable {
+    case file(String)
+    case listing(String)
+    case subjects(SubjectKind, project: String)
+}
+
+/// What a rule sees while it evaluates one subject. Every read is recorded as an input.
+public final class EvaluationContext: ProjectFileAccess {
+    public let root: String
+    public let subject: Subject
+    public let project: ProjectContext
+    /// Id of the rule module entry running (for messages about the rule itself).
+    public let ruleSource: String
+    let tree: ResourceTree
+    let facts: FactsCache
+    let parsed: ParsedCache
+    let subjectIndex: [String: [Subject]]
+    let allowedIDs: Set<String>
+    private(set) var inputs: Set<EvaluationInput> = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(
+        root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
+        facts: FactsCache, parsed: ParsedCache, subjectIndex: [String: [Subject]], allowedIDs: Set<String>
+    ) {
+        self.root = root
+        self.subject = subject
+        self.project = project
+        self.ruleSource = ruleSource
+        self.tree = tree
+        self.facts = facts
+        self.parsed = parsed
+        self.subjectIndex = subjectIndex
+        self.allowedIDs = allowedIDs
+    }
+
+    /// Absolute path of a root-relative path.
+    public func absolute(_ path: String) -> String { tree.absolute(path) }
+
+    public func exists(_ path: String) -> Bool {
+        inputs.insert(.file(path))
+        return tree.contains(path)
+    }
+
+    public func isDirectory(_ path: String) -> Bool {
+        inputs.insert(.file(path))
+        return tree.isDirectory(path)
+    }
+
+    public func read(_ path: String) -> Result<[UInt8], SystemError> {
+        inputs.insert(.file(path))
+        if tree.isDirectory(path) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
+        guard tree.files[path] != nil else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        do { return .success(try FileSystem.readFile(absolute(path))) } catch { return .failure(error) }
+    }
+
+    public func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
+        inputs.insert(.listing(directory))
+        return tree.entries(of: directory)
+    }
+
+    public func image(_ path: String) -> Result<ImageFacts, SystemError> {
+        inputs.insert(.file(path))
+        guard tree.files[path] != nil else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        return facts.image(at: absolute(path))
+    }
+
+    public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
+        inputs.insert(.file(path))
+        guard tree.files[path] != nil else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        return facts.pixels(at: absolute(path))
+    }
+
+    public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {
+        inputs.insert(.file(path))
+        guard let status = tree.files[path] else {
+            return .failure(.unreadable(SystemError(call: "open", path: absolute(path), errno: 2)))
+        }
+        return parsed.plist(absolute(path), key: status.key) {
+            switch read(path) {
+            case .failure(let e): .failure(.unreadable(e))
+            case .success(let bytes): PropertyListReader.parse(bytes)
+            }
+        }
+    }
+
+    public func assetContents(_ path: String) -> Result<AssetContents, ContentsError>? {
+        inputs.insert(.file(path))
+        guard let status = tree.files[path] else { return nil }
+        return parsed.contents(absolute(path), key: status.key) {
+            switch read(path) {
+            case .failure(let e): .failure(.invalidJSON("cannot read: \(e.reason)", line: nil))
+            case .success(let bytes): AssetContentsReader.parse(bytes)
+            }
+        }
+    }
+
+    /// Subjects of a kind in this evaluation's project.
+    public func subjects(_ kind: SubjectKind) -> [Subject] {
+        inputs.insert(.subjects(kind, project: project.directory))
+        return (subjectIndex[project.directory] ?? []).filter { $0.kind == kind }
+    }
+
+    /// Reports a finding. Project settings (disable, severity, ignore) are applied here.
+    public func report(
+        _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, message: String,
+        fix: String? = nil, related: [String] = []
+    ) {
+        guard allowedIDs.contains(rule.id), !project.disabledRules.contains(rule.id) else { return }
+        var finalSeverity = severity ?? rule.severity
+        if let override = project.severityOverrides[rule.id] {
+            guard let s = override.severity else { return }
+            finalSeverity = s
+        }
+        let target = path ?? subject.path
+        if GlobMatcher.isIgnored(target, projectDirectory: project.directory, patterns: project.ignore) { return }
+        diagnostics.append(
+            Diagnostic(
+                rule: rule.id, severity: finalSeverity, code: rule.code, root: root, project: project.directory,
+                path: target, line: line, message: message, fix: fix ?? rule.fix, related: related))
+    }
+}

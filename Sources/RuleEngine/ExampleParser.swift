@@ -1,0 +1,53 @@
+import Yams
+
+/// Reads `examples:` of a rule module (the YAML twin of `RuleExample`).
+enum ExampleParser {
+    static func parse(_ node: Node, file: String) -> Result<[RuleExample], ModuleError> {
+        guard let list = node.sequence else { return .failure(ModuleError(file: file, line: node.line, message: "examples: expected a list")) }
+        var out: [RuleExample] = []
+        for item in list {
+            let p = ModuleParameters(node: item, file: file)
+            do throws(ModuleError) {
+                try p.expectOnly(["name", "files", "triggers", "passes"])
+                let name = try p.requiredString("name")
+                guard let filesNode = p.value("files")?.mapping else { throw p.error("example '\(name)': expected files: mapping") }
+                var files: [String: ExampleFile] = [:]
+                for (k, v) in filesNode {
+                    guard let path = k.string else { continue }
+                    files[path] = try parseFile(v, file: file)
+                }
+                let triggers = try p.strings("triggers") ?? []
+                let passes = try p.strings("passes") ?? []
+                if triggers.isEmpty && passes.isEmpty { throw p.error("example '\(name)': give triggers: or passes:") }
+                out.append(RuleExample(name, files: files, triggers: triggers, passes: passes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(out)
+    }
+
+    static func parseFile(_ node: Node, file: String) throws(ModuleError) -> ExampleFile {
+        if let s = node.scalar?.string { return .text(s) }
+        let p = ModuleParameters(node: node, file: file)
+        if let png = p.child("png") {
+            try png.expectOnly(["width", "height", "color", "bit-depth", "interlaced", "transparent", "trns", "cgbi", "bad-crc", "truncate"])
+            guard let w = try png.int("width"), let h = try png.int("height") else { throw png.error("png: width and height are required") }
+            var spec = PNGSpec(width: w, height: h)
+            if let c = try png.string("color") {
+                guard let color = PNGSpec.Color(rawValue: c) else { throw png.error("png.color: one of \(PNGSpec.Color.allCases.map(\.rawValue).joined(separator: ", "))") }
+                spec.color = color
+            }
+            spec.bitDepth = try png.int("bit-depth") ?? 8
+            spec.interlaced = try png.bool("interlaced") ?? false
+            spec.transparentPixels = try png.bool("transparent") ?? false
+            spec.trns = try png.bool("trns") ?? false
+            spec.cgbi = try png.bool("cgbi") ?? false
+            spec.badCRC = try png.bool("bad-crc") ?? false
+            spec.truncateTo = try png.int("truncate")
+            return .png(spec)
+        }
+        if try p.bool("directory") == true { return .directory }
+        throw p.error("a file is text, {png: {...}} or {directory: true}")
+    }
+}

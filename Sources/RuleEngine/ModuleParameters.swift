@@ -1,0 +1,111 @@
+import Yams
+
+/// A problem in a rule module, with its file and line.
+public struct ModuleError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line.map(String.init) ?? "?"): \(message)" }
+}
+
+/// Typed access to a module entry's parameters, with file:line in every error.
+public struct ModuleParameters: @unchecked Sendable {
+    // Yams.Node is a value type without Sendable conformance; it is never mutated here.
+    public let node: Node
+    public let file: String
+
+    public init(node: Node, file: String) {
+        self.node = node
+        self.file = file
+    }
+
+    public static func empty(file: String = "<built-in>") -> ModuleParameters {
+        ModuleParameters(node: Node.mapping(Node.Mapping([])), file: file)
+    }
+
+    public var line: Int? { node.line }
+
+    public func error(_ message: String, at node: Node? = nil) -> ModuleError {
+        ModuleError(file: file, line: (node ?? self.node).line, message: message)
+    }
+
+    public func value(_ key: String) -> Node? { node.mapping?[key] }
+
+    public func child(_ key: String) -> ModuleParameters? {
+        value(key).map { ModuleParameters(node: $0, file: file) }
+    }
+
+    public var keys: [String] { node.mapping?.keys.compactMap(\.string) ?? [] }
+
+    /// Fails on keys the kind does not know (typos must not be silently ignored).
+    public func expectOnly(_ known: Set<String>) throws(ModuleError) {
+        guard let map = node.mapping else { throw error("expected a mapping") }
+        for key in map.keys {
+            guard let k = key.string, known.contains(k) else {
+                throw error("unknown parameter '\(key.string ?? "?")' (known: \(known.sorted().joined(separator: ", ")))", at: key)
+            }
+        }
+    }
+
+    public func string(_ key: String) throws(ModuleError) -> String? {
+        guard let v = value(key) else { return nil }
+        guard let s = v.scalar?.string else { throw error("\(key): expected a string", at: v) }
+        return s
+    }
+
+    public func requiredString(_ key: String) throws(ModuleError) -> String {
+        guard let s = try string(key) else { throw error("missing required parameter '\(key)'") }
+        return s
+    }
+
+    public func int(_ key: String) throws(ModuleError) -> Int? {
+        guard let v = value(key) else { return nil }
+        guard let s = v.scalar?.string, let i = Int(s) else { throw error("\(key): expected an integer", at: v) }
+        return i
+    }
+
+    public func double(_ key: String) throws(ModuleError) -> Double? {
+        guard let v = value(key) else { return nil }
+        guard let s = v.scalar?.string, let d = Double(s) else { throw error("\(key): expected a number", at: v) }
+        return d
+    }
+
+    public func bool(_ key: String) throws(ModuleError) -> Bool? {
+        guard let v = value(key) else { return nil }
+        switch v.scalar?.string.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default: throw error("\(key): expected true or false", at: v)
+        }
+    }
+
+    public func strings(_ key: String) throws(ModuleError) -> [String]? {
+        guard let v = value(key) else { return nil }
+        guard let seq = v.sequence else { throw error("\(key): expected a list", at: v) }
+        var out: [String] = []
+        for item in seq {
+            guard let s = item.scalar?.string else { throw error("\(key): expected a list of strings", at: item) }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// A list of mappings, each as parameters of its own.
+    public func list(_ key: String) throws(ModuleError) -> [ModuleParameters]? {
+        guard let v = value(key) else { return nil }
+        guard let seq = v.sequence else { throw error("\(key): expected a list", at: v) }
+        var out: [ModuleParameters] = []
+        for item in seq {
+            guard item.mapping != nil else { throw error("\(key): expected a list of mappings", at: item) }
+            out.append(ModuleParameters(node: item, file: file))
+        }
+        return out
+    }
+}

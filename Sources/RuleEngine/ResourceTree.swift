@@ -1,0 +1,216 @@
+import SystemCalls
+
+/// The engine's index of a watched root: every directory's entries and every file's stat, minus
+/// excluded build outputs. Kept up to date incrementally by `refresh(_:)`.
+public struct ResourceTree: Sendable {
+    public static let defaultExcludes: Set<String> = [".git", "DerivedData", "build", "node_modules", "Pods"]
+
+    public let root: String
+    public let excludes: Set<String>
+    /// Directory (root-relative, "" = root) → its entries, sorted by name.
+    public private(set) var directories: [String: [DirectoryEntry]] = [:]
+    /// File (root-relative) → its stat.
+    public private(set) var files: [String: FileStatus] = [:]
+    /// Directories that could not be listed, with why.
+    public private(set) var unreadable: [String: SystemError] = [:]
+
+    public init(root: String, excludes: Set<String> = ResourceTree.defaultExcludes) {
+        self.root = root
+        self.excludes = excludes
+    }
+
+    public func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
+
+    public func isDirectory(_ path: String) -> Bool { directories[path] != nil || unreadable[path] != nil }
+    public func contains(_ path: String) -> Bool { files[path] != nil || isDirectory(path) }
+
+    public func entries(of directory: String) -> Result<[DirectoryEntry], SystemError> {
+        if let e = directories[directory] { return .success(e) }
+        if let err = unreadable[directory] { return .failure(err) }
+        return .failure(SystemError(call: "opendir", path: absolute(directory), errno: 2))
+    }
+
+    /// True when any component of the path is an excluded name.
+    public func isExcluded(_ path: String) -> Bool {
+        path.split(separator: "/").contains { excludes.contains(String($0)) }
+    }
+
+    /// What changed in the index after a refresh.
+    public struct Change: Sendable {
+        public var added: [String] = []
+        public var removed: [String] = []
+        /// Files whose stat (content or permissions) changed.
+        public var modified: [String] = []
+        /// Directories whose listing changed.
+        public var listings: Set<String> = []
+        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && modified.isEmpty && listings.isEmpty }
+        mutating func merge(_ o: Change) {
+            added += o.added
+            removed += o.removed
+            modified += o.modified
+            listings.formUnion(o.listings)
+        }
+    }
+
+    /// Full scan of the root.
+    public mutating func scanAll() -> Change {
+        var change = Change()
+        directories = [:]
+        files = [:]
+        unreadable = [:]
+        scanDirectory("", into: &change)
+        return change
+    }
+
+    /// Brings `path` (and, for a directory, its listing; for a new directory, its whole subtree) up to date.
+    public mutating func refresh(_ path: String) -> Change {
+        var change = Change()
+        if path.isEmpty {
+            relist("", into: &change)
+            return change
+        }
+        if isExcluded(path) { return change }
+        let parent = RelativePath.parent(path)
+        if !isDirectory(parent) {
+            // An ancestor appeared: refresh from the nearest known directory down.
+            return refresh(parent)
+        }
+        let status = try? FileSystem.status(absolute(path))
+        switch status?.kind {
+        case nil:
+            if contains(path) {
+                remove(path, into: &change)
+                change.listings.insert(parent)
+                removeFromListing(parent, name: RelativePath.name(path))
+            }
+        case .directory?:
+            if files[path] != nil {
+                remove(path, into: &change)
+            }
+            if isDirectory(path) {
+                relist(path, into: &change)
+            } else {
+                addToListing(parent, DirectoryEntry(name: RelativePath.name(path), isDirectory: true))
+                change.listings.insert(parent)
+                change.added.append(path)
+                scanDirectory(path, into: &change)
+            }
+        case let kind?:
+            _ = kind
+            if isDirectory(path) {
+                remove(path, into: &change)
+                removeFromListing(parent, name: RelativePath.name(path))
+            }
+            let s = status!
+            if let old = files[path] {
+                if old != s {
+                    files[path] = s
+                    change.modified.append(path)
+                }
+            } else {
+                files[path] = s
+                addToListing(parent, DirectoryEntry(name: RelativePath.name(path), isDirectory: false))
+                change.listings.insert(parent)
+                change.added.append(path)
+            }
+        }
+        return change
+    }
+
+    // MARK: - internals
+
+    private mutating func scanDirectory(_ dir: String, into change: inout Change) {
+        let entries: [DirectoryEntry]
+        do {
+            entries = try FileSystem.listDirectory(absolute(dir)).filter { !excludes.contains($0.name) }
+        } catch {
+            unreadable[dir] = error
+            directories[dir] = nil
+            change.listings.insert(dir)
+            return
+        }
+        unreadable[dir] = nil
+        directories[dir] = entries
+        change.listings.insert(dir)
+        for entry in entries {
+            let child = RelativePath.join(dir, entry.name)
+            if entry.isDirectory {
+                change.added.append(child)
+                scanDirectory(child, into: &change)
+            } else if let s = try? FileSystem.status(absolute(child)) {
+                if s.kind == .directory {
+                    change.added.append(child)
+                    scanDirectory(child, into: &change)
+                } else {
+                    files[child] = s
+                    change.added.append(child)
+                }
+            }
+        }
+    }
+
+    /// Re-lists a known directory and reconciles its direct children.
+    private mutating func relist(_ dir: String, into change: inout Change) {
+        let old = Set(directories[dir]?.map(\.name) ?? [])
+        let fresh: [DirectoryEntry]
+        do {
+            fresh = try FileSystem.listDirectory(absolute(dir)).filter { !excludes.contains($0.name) }
+        } catch {
+            if unreadable[dir] == nil {
+                for name in old { remove(RelativePath.join(dir, name), into: &change) }
+                unreadable[dir] = error
+                directories[dir] = nil
+                change.listings.insert(dir)
+            }
+            return
+        }
+        if unreadable[dir] != nil {
+            unreadable[dir] = nil
+            directories[dir] = []
+            change.listings.insert(dir)
+        }
+        let freshNames = Set(fresh.map(\.name))
+        for name in old.subtracting(freshNames) {
+            remove(RelativePath.join(dir, name), into: &change)
+            removeFromListing(dir, name: name)
+            change.listings.insert(dir)
+        }
+        for entry in fresh {
+            let child = RelativePath.join(dir, entry.name)
+            if !old.contains(entry.name) {
+                change.merge(refresh(child))
+            } else if !entry.isDirectory {
+                change.merge(refresh(child))  // picks up content changes
+            }
+        }
+    }
+
+    private mutating func remove(_ path: String, into change: inout Change) {
+        if files.removeValue(forKey: path) != nil {
+            change.removed.append(path)
+            return
+        }
+        if let entries = directories[path] {
+            for e in entries { remove(RelativePath.join(path, e.name), into: &change) }
+        }
+        if directories.removeValue(forKey: path) != nil || unreadable.removeValue(forKey: path) != nil {
+            change.removed.append(path)
+            change.listings.insert(path)
+        }
+    }
+
+    private mutating func addToListing(_ dir: String, _ entry: DirectoryEntry) {
+        var entries = directories[dir] ?? []
+        if let i = entries.firstIndex(where: { $0.name == entry.name }) {
+            entries[i] = entry
+        } else {
+            let at = entries.firstIndex { $0.name > entry.name } ?? entries.count
+            entries.insert(entry, at: at)
+        }
+        directories[dir] = entries
+    }
+
+    private mutating func removeFromListing(_ dir: String, name: String) {
+        directories[dir]?.removeAll { $0.name == name }
+    }
+}

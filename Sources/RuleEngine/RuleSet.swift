@@ -1,0 +1,177 @@
+import Yams
+
+/// The built-in kinds a module may name; RuleKinds provides the list.
+public struct KindRegistry: Sendable {
+    public let kinds: [any RuleKind.Type]
+
+    public init(_ kinds: [any RuleKind.Type]) { self.kinds = kinds }
+
+    public func kind(named name: String) -> (any RuleKind.Type)? { kinds.first { $0.name == name } }
+    public var names: [String] { kinds.map { $0.name } }
+}
+
+/// One instantiated rule: a kind with the data of one module entry.
+public struct LoadedRule: Sendable {
+    public let rule: any RuleKind
+    public let kindName: String
+    /// "file:line" of the module entry; identifies the rule across the engine.
+    public let source: String
+    public let module: String
+    public var reported: [RuleInfo] { rule.reportedRules }
+    /// Ids that identify the rule for replacement (shared ids such as `rules.exec-failed` excluded).
+    public var ids: Set<String> { Set(reported.map(\.id)).subtracting(RuleSet.sharedIDs) }
+    /// Ids the rule may report.
+    public var allowedIDs: Set<String> { Set(reported.map(\.id)) }
+}
+
+/// Rules ready to run, in load order, plus what failed to load.
+public struct RuleSet: Sendable {
+    /// Ids several rules report (about themselves); they never make one rule replace another.
+    public static let sharedIDs: Set<String> = ["rules.exec-failed", "io.unreadable"]
+    public private(set) var rules: [LoadedRule] = []
+    public private(set) var errors: [ModuleError] = []
+    public private(set) var moduleFiles: [String] = []
+    /// Examples declared by the modules themselves (`examples:` in YAML).
+    public private(set) var moduleExamples: [(module: String, example: RuleExample)] = []
+
+    public init() {}
+
+    /// Adds rules; a later rule that reports an id an earlier one reports replaces the earlier one.
+    public mutating func add(_ loaded: [LoadedRule]) {
+        for rule in loaded {
+            let ids = rule.ids
+            rules.removeAll { !$0.ids.isDisjoint(with: ids) }
+            rules.append(rule)
+        }
+    }
+
+    public mutating func add(errors more: [ModuleError]) { errors += more }
+
+    /// This set with another layered on top (a project's own modules).
+    public func overlaid(with other: RuleSet) -> RuleSet {
+        var copy = self
+        copy.add(other.rules)
+        copy.errors += other.errors
+        copy.moduleFiles += other.moduleFiles
+        copy.moduleExamples += other.moduleExamples
+        return copy
+    }
+
+    public var allRuleInfos: [RuleInfo] {
+        var seen = Set<String>()
+        var out: [RuleInfo] = []
+        for r in rules {
+            for info in r.reported where seen.insert(info.id).inserted { out.append(info) }
+        }
+        return out.sorted { $0.id < $1.id }
+    }
+
+    mutating func noteModule(_ file: String) { moduleFiles.append(file) }
+    mutating func addExample(_ module: String, _ example: RuleExample) { moduleExamples.append((module, example)) }
+}
+
+/// Loads rule modules (YAML) from directories, in order.
+public enum RuleModuleLoader {
+    /// The directories of rules.md / the issue, in load order.
+    public static func standardDirectories(shipped: String?, projectDirectory: String? = nil, extra: [String] = [], environment: [String: String])
+        -> [String]
+    {
+        var dirs: [String] = []
+        if let shipped { dirs.append(shipped) }
+        dirs.append("/etc/reswatch/rules.d")
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            dirs.append(xdg + "/reswatch/rules.d")
+        } else if let home = environment["HOME"], !home.isEmpty {
+            dirs.append(home + "/.config/reswatch/rules.d")
+        }
+        if let projectDirectory { dirs.append(projectDirectory + "/.reswatch/rules") }
+        dirs += extra
+        return dirs
+    }
+
+    /// Loads every `*.yaml` / `*.yml` of each directory (sorted by name). Missing directories are skipped.
+    public static func load(directories: [String], registry: KindRegistry) -> RuleSet {
+        var set = RuleSet()
+        for dir in directories {
+            guard let entries = try? FileSystem.listDirectory(dir) else { continue }
+            for entry in entries where !entry.isDirectory && (entry.name.hasSuffix(".yaml") || entry.name.hasSuffix(".yml")) {
+                let path = dir + "/" + entry.name
+                switch Result(catching: { () throws(SystemError) in try FileSystem.readFile(path, limit: 4 << 20) }) {
+                case .failure(let e):
+                    set.add(errors: [ModuleError(file: path, line: nil, message: "cannot read: \(e.reason)")])
+                case .success(let bytes):
+                    set.merge(parse(String(decoding: bytes, as: UTF8.self), file: path, registry: registry))
+                }
+            }
+        }
+        return set
+    }
+
+    /// Parses one module. Errors in one entry do not stop the other entries.
+    public static func parse(_ text: String, file: String, registry: KindRegistry) -> RuleSet {
+        var set = RuleSet()
+        set.noteModule(file)
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch {
+            let p = YAMLProblem.from(error)
+            set.add(errors: [ModuleError(file: file, line: p.line, message: "YAML syntax error: \(p.message)")])
+            return set
+        }
+        guard let root, let map = root.mapping else {
+            set.add(errors: [ModuleError(file: file, line: root?.line ?? 1, message: "a rule module is a mapping with a 'rules:' list")])
+            return set
+        }
+        for key in map.keys {
+            guard let k = key.string, ["module", "description", "rules", "examples"].contains(k) else {
+                set.add(errors: [ModuleError(file: file, line: key.line, message: "unknown top-level key '\(key.string ?? "?")' (known: module, description, rules, examples)")])
+                continue
+            }
+        }
+        let moduleName = map["module"]?.string ?? RelativePath.name(file)
+        guard let entries = map["rules"]?.sequence else {
+            set.add(errors: [ModuleError(file: file, line: map["rules"]?.line ?? root.line, message: "missing 'rules:' list")])
+            return set
+        }
+        var loaded: [LoadedRule] = []
+        for entry in entries {
+            guard let entryMap = entry.mapping else {
+                set.add(errors: [ModuleError(file: file, line: entry.line, message: "each rule is a mapping with 'kind:'")])
+                continue
+            }
+            guard let kindName = entryMap["kind"]?.string else {
+                set.add(errors: [ModuleError(file: file, line: entry.line, message: "rule without 'kind:'")])
+                continue
+            }
+            guard let kind = registry.kind(named: kindName) else {
+                set.add(errors: [ModuleError(file: file, line: entryMap["kind"]?.line, message: "unknown kind '\(kindName)' (known: \(registry.names.sorted().joined(separator: ", ")))")])
+                continue
+            }
+            var params = Node.Mapping([])
+            for (k, v) in entryMap where k.string != "kind" { params[k] = v }
+            let paramsNode = Node.mapping(Node.Mapping(Array(params), entry.tag, entry.mapping!.style, entry.mark))
+            do {
+                let rule = try kind.init(parameters: ModuleParameters(node: paramsNode, file: file))
+                loaded.append(LoadedRule(rule: rule, kindName: kindName, source: "\(file):\(entry.line ?? 0)", module: moduleName))
+            } catch {
+                set.add(errors: [error])
+            }
+        }
+        set.add(loaded)
+        if let examples = map["examples"] {
+            switch ExampleParser.parse(examples, file: file) {
+            case .success(let list): for e in list { set.addExample(moduleName, e) }
+            case .failure(let e): set.add(errors: [e])
+            }
+        }
+        return set
+    }
+}
+
+extension RuleSet {
+    mutating func merge(_ other: RuleSet) {
+        add(other.rules)
+        add(errors: other.errors)
+        for f in other.moduleFiles { noteModule(f) }
+        for e in other.moduleExamples { addExample(e.module, e.example) }
+    }
+}

@@ -1,0 +1,62 @@
+/// What a rule evaluates. Each kind of subject is found from paths alone, so discovery is incremental.
+public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A PNG (or `.png`-named file) that is an icon, a launch image or in an asset set.
+    case image
+    /// An `.appiconset` / `.imageset` / `.launchimage` folder.
+    case assetSet = "asset-set"
+    /// An `Info.plist` or `*-Info.plist`.
+    case infoPlist = "info-plist"
+    /// A project directory (rules.md, "Project context").
+    case project
+}
+
+public struct Subject: Sendable, Hashable, Comparable {
+    public let kind: SubjectKind
+    /// Root-relative path (the directory itself for asset sets and projects).
+    public let path: String
+
+    public init(_ kind: SubjectKind, _ path: String) {
+        self.kind = kind
+        self.path = path
+    }
+
+    public static func < (a: Subject, b: Subject) -> Bool {
+        a.path != b.path ? a.path < b.path : a.kind.rawValue < b.kind.rawValue
+    }
+}
+
+/// Path-based classification of subjects.
+public enum SubjectClassifier {
+    public static let assetSetExtensions: Set<String> = ["appiconset", "imageset", "launchimage"]
+    static let looseImagePrefixes = ["icon", "appicon", "default", "itunesartwork"]
+
+    public static func assetSetType(ofDirectory name: String) -> String? {
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        let ext = String(name[name.index(after: dot)...]).lowercased()
+        return assetSetExtensions.contains(ext) ? ext : nil
+    }
+
+    /// Subjects that a path is, given whether it is a directory.
+    public static func subjects(for path: String, isDirectory: Bool) -> [Subject] {
+        let name = RelativePath.name(path)
+        if isDirectory {
+            return assetSetType(ofDirectory: name) != nil ? [Subject(.assetSet, path)] : []
+        }
+        if isInfoPlist(name) { return [Subject(.infoPlist, path)] }
+        if isImageCandidate(path: path, name: name) { return [Subject(.image, path)] }
+        return []
+    }
+
+    public static func isInfoPlist(_ name: String) -> Bool {
+        name == "Info.plist" || name.hasSuffix("-Info.plist")
+    }
+
+    static func isImageCandidate(path: String, name: String) -> Bool {
+        let lower = name.lowercased()
+        let parentName = RelativePath.name(RelativePath.parent(path))
+        if assetSetType(ofDirectory: parentName) != nil { return lower.hasSuffix(".png") }
+        if lower == "itunesartwork" || lower == "itunesartwork@2x" { return true }
+        guard lower.hasSuffix(".png") else { return false }
+        return looseImagePrefixes.contains { lower.hasPrefix($0) }
+    }
+}

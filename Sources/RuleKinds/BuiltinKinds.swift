@@ -1,0 +1,15 @@
+import RuleEngine
+
+/// The explicit list of built-in rule kinds (a test checks every kind file is registered here).
+public enum BuiltinKinds {
+    public static let all: [any RuleKind.Type] = [
+        PNGPropertiesKind.self,
+        AppIconSetKind.self,
+        AppIconReferenceKind.self,
+        AssetSetContentsKind.self,
+        PlistSyntaxKind.self,
+        ExecKind.self,
+    ]
+
+    public static let registry = KindRegistry(all)
+}

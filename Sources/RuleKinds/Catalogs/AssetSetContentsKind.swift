@@ -1,0 +1,54 @@
+import RuleEngine
+
+/// `catalog.contents-*`: every .appiconset / .imageset / .launchimage has a well-formed Contents.json.
+public struct AssetSetContentsKind: RuleKind {
+    public static let name = "asset-set-contents"
+    public static let summary = "Checks that asset sets have a readable, well-formed Contents.json."
+    public static let subjects: Set<SubjectKind> = [.assetSet]
+
+    public static let missing = RuleInfo(
+        id: "catalog.contents-missing", severity: .error, summary: "An .appiconset/.imageset/.launchimage folder without Contents.json.",
+        rationale: "actool ignores or rejects a set it cannot describe; the icon or image is silently missing from the build.",
+        fix: "Restore Contents.json (Xcode writes it when you open the catalog), or delete the stray folder.")
+    public static let invalid = RuleInfo(
+        id: "catalog.contents-invalid", severity: .error, summary: "Contents.json is not valid JSON or has the wrong shape.",
+        rationale: "actool fails to compile the catalog (\"The operation couldn’t be completed\").",
+        fix: "Fix the JSON at the reported line (a merge conflict or a generator bug is the usual cause).")
+
+    public static let rules = [missing, invalid]
+
+    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        let file = RelativePath.join(subject.path, "Contents.json")
+        guard let result = context.assetContents(file) else {
+            if context.isDirectory(file) {
+                context.report(Self.invalid, path: file, message: "Contents.json is a directory")
+            } else {
+                context.report(Self.missing, path: subject.path, message: "\(RelativePath.name(subject.path)) has no Contents.json")
+            }
+            return
+        }
+        switch result {
+        case .failure(let error):
+            context.report(Self.invalid, path: file, line: error.line, message: "Contents.json: \(error.description)")
+        case .success(let contents):
+            if !contents.hasImagesKey {
+                context.report(Self.invalid, path: file, line: 1, message: "Contents.json has no \"images\" array")
+            }
+        }
+    }
+
+    public static let examples: [RuleExample] = {
+        let set = "App/Assets.xcassets/Logo.imageset"
+        return [
+            RuleExample("a well-formed set passes", files: [set + "/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"filename\":\"a.png\"}]}"),
+                                                          set + "/a.png": .png(PNGSpec(width: 4, height: 4))], passes: rules.map(\.id)),
+            RuleExample("no Contents.json", files: [set + "/a.png": .png(PNGSpec(width: 4, height: 4))], triggers: ["catalog.contents-missing"]),
+            RuleExample("a 0-byte Contents.json", files: [set + "/Contents.json": .text("")], triggers: ["catalog.contents-invalid"]),
+            RuleExample("broken JSON", files: [set + "/Contents.json": .text("{\n  \"images\" : [\n    { \"idiom\" : \"universal\", }\n  ]\n")],
+                        triggers: ["catalog.contents-invalid"]),
+            RuleExample("images is not an array", files: [set + "/Contents.json": .text("{\"images\": {}}")], triggers: ["catalog.contents-invalid"]),
+        ]
+    }()
+}

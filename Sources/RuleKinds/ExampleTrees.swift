@@ -1,0 +1,55 @@
+import RuleEngine
+
+/// Small builders for the example trees kinds carry.
+enum ExampleTrees {
+    static let iconSet = "App/Assets.xcassets/AppIcon.appiconset"
+
+    /// A Contents.json with the given entries: (idiom, size, scale, filename?) — scale nil omits it.
+    static func contents(_ entries: [(String, String, String?, String?)], extra: [String] = []) -> ExampleFile {
+        var items = entries.map { e -> String in
+            var fields = ["\"idiom\" : \"\(e.0)\"", "\"size\" : \"\(e.1)\""]
+            if let s = e.2 { fields.append("\"scale\" : \"\(s)\"") }
+            if let f = e.3 { fields.append("\"filename\" : \"\(f)\"") }
+            if e.0 == "universal" { fields.append("\"platform\" : \"ios\"") }
+            return "    {\n      " + fields.joined(separator: ",\n      ") + "\n    }"
+        }
+        items += extra
+        return .text("{\n  \"images\" : [\n" + items.joined(separator: ",\n") + "\n  ],\n  \"info\" : { \"author\" : \"xcode\", \"version\" : 1 }\n}\n")
+    }
+
+    static func png(_ side: Int, _ color: PNGSpec.Color = .rgb, transparent: Bool = false) -> ExampleFile {
+        .png(PNGSpec(width: side, height: side, color: color, transparentPixels: transparent))
+    }
+
+    static func config(devices: String = "[iphone]", target: String = "15.0", extra: String = "") -> ExampleFile {
+        .text("devices: \(devices)\ndeployment-target: \"\(target)\"\n\(extra)")
+    }
+
+    /// A single-size (Xcode 14+) icon set with a good 1024 icon.
+    static func singleSize(_ file: ExampleFile = png(1024)) -> [String: ExampleFile] {
+        [
+            "App/.reswatch.yaml": config(),
+            iconSet + "/Contents.json": contents([("universal", "1024x1024", nil, "icon.png")]),
+            iconSet + "/icon.png": file,
+        ]
+    }
+
+    /// A complete iPhone all-sizes set for iOS 15.
+    static func iphoneAllSizes(override: [String: ExampleFile] = [:]) -> [String: ExampleFile] {
+        let slots: [(String, String, String, Int)] = [
+            ("iphone", "20x20", "2x", 40), ("iphone", "20x20", "3x", 60), ("iphone", "29x29", "2x", 58),
+            ("iphone", "29x29", "3x", 87), ("iphone", "40x40", "2x", 80), ("iphone", "40x40", "3x", 120),
+            ("iphone", "60x60", "2x", 120), ("iphone", "60x60", "3x", 180), ("ios-marketing", "1024x1024", "1x", 1024),
+        ]
+        var files: [String: ExampleFile] = ["App/.reswatch.yaml": config()]
+        var entries: [(String, String, String?, String?)] = []
+        for (idiom, size, scale, px) in slots {
+            let name = "\(idiom)-\(size)@\(scale).png"
+            entries.append((idiom, size, scale, name))
+            files[iconSet + "/" + name] = png(px)
+        }
+        files[iconSet + "/Contents.json"] = contents(entries)
+        for (k, v) in override { files[k] = v }
+        return files
+    }
+}

@@ -1,0 +1,266 @@
+import RuleEngine
+
+/// `icon.*` for asset-catalog app icon sets: slot sizes, required / recommended slots from the seed
+/// tables, the App Store icon, alpha, and the set's own structure.
+public struct AppIconSetKind: RuleKind {
+    public static let name = "appicon-set"
+    public static let summary = "Checks .appiconset folders against Apple's icon tables (QA1686) and App Store Connect."
+    public static let subjects: Set<SubjectKind> = [.assetSet]
+
+    public static let sizeMismatch = RuleInfo(
+        id: "icon.size-mismatch", severity: .error, summary: "An icon's pixel size is not size × scale of its slot.",
+        rationale: "QA1686: the width and height in pixels must match the tables; actool warns and App Store Connect rejects wrong sizes.",
+        fix: "Export the icon at exactly the slot's pixel size (points × scale), or move it to the slot it was made for.")
+    public static let missingRequired = RuleInfo(
+        id: "icon.missing-required", severity: .error, code: "ITMS-90022",
+        summary: "A slot Apple's tables mark Required for the project's devices and deployment target has no image.",
+        rationale: "App Store Connect rejects the upload: ITMS-90022 (iPhone), ITMS-90023 (iPad).",
+        fix: "Add an image of the listed pixel size to that slot, or switch the set to a single 1024x1024 icon (Xcode 14+).")
+    public static let missingRecommended = RuleInfo(
+        id: "icon.missing-recommended", severity: .warning,
+        summary: "An \"Optional but recommended\" slot of an all-sizes set is empty.",
+        rationale: "QA1686: \"It is strongly recommended that your application include artwork for all the icons listed\"; iOS otherwise scales another icon.",
+        fix: "Add the listed size, or disable the rule in .reswatch.yaml if the scaled icon is acceptable.")
+    public static let marketingMissing = RuleInfo(
+        id: "icon.marketing-missing", severity: .error, code: "ITMS-90704",
+        summary: "The app icon set has no 1024x1024 App Store icon.",
+        rationale: "App Store Connect rejects builds without the 1024x1024 icon in the asset catalog (ITMS-90704).",
+        fix: "Add a 1024x1024 RGB PNG without alpha to the ios-marketing (or single-size universal) slot.")
+    public static let marketingAlpha = RuleInfo(
+        id: "icon.marketing-alpha", severity: .error, code: "ITMS-90717",
+        summary: "The 1024 App Store icon has an alpha channel (colour type 4/6 or tRNS), even if every pixel is opaque.",
+        rationale: "App Store Connect: \"The App Store Icon … can't be transparent nor contain an alpha channel\" (ITMS-90717).",
+        fix: "Flatten onto an opaque background and save as RGB without alpha (e.g. `convert in.png -background white -alpha remove -alpha off out.png`).")
+    public static let transparent = RuleInfo(
+        id: "icon.transparent", severity: .warning,
+        summary: "An app icon (other than the App Store icon) has actually transparent pixels.",
+        rationale: "QA1686 (seed 000): \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black.",
+        fix: "Fill transparent areas with a solid colour and save without alpha.")
+    public static let fileMissing = RuleInfo(
+        id: "icon.file-missing", severity: .error, summary: "Contents.json names a file that is not in the set folder.",
+        rationale: "actool fails (\"The app icon set … has an unassigned child\" / missing file) and the slot is empty in the build.",
+        fix: "Add the file, or fix the \"filename\" in Contents.json.")
+    public static let unassigned = RuleInfo(
+        id: "icon.unassigned", severity: .warning,
+        summary: "A file in the set that Contents.json does not name, or an entry that maps to no valid slot.",
+        rationale: "actool: \"The app icon set has an unassigned child\"; the file is not used and often is the icon someone meant to add.",
+        fix: "Reference the file from a slot in Contents.json, or delete it; fix the idiom/size/scale of invalid entries.")
+    public static let duplicateSlot = RuleInfo(
+        id: "icon.duplicate-slot", severity: .warning, summary: "Two entries for the same idiom/size/scale/appearance.",
+        rationale: "actool keeps one and warns; which image ships is undefined.",
+        fix: "Remove one of the duplicate entries from Contents.json.")
+    public static let legacySlot = RuleInfo(
+        id: "icon.legacy-slot", severity: .info,
+        summary: "A filled slot that only applies below the deployment target (57, 72, 50, 29@1x iPhone; 76@1x from iOS 10).",
+        rationale: "QA1686 Tables 2/4/6 apply only to deployment targets of 6.1 or earlier; 1x iPads are gone since iOS 10.",
+        fix: "Remove the legacy slot and its file; nothing on a supported device uses it.")
+
+    public static let rules = [
+        sizeMismatch, missingRequired, missingRecommended, marketingMissing, marketingAlpha, transparent, fileMissing,
+        unassigned, duplicateSlot, legacySlot,
+    ]
+    public static let parameters = [
+        "valid-slots": "idiom → list of \"size@scale\" slots actool accepts",
+        "marketing-slots": "slots that hold the 1024 App Store icon (\"idiom size@scale\")",
+        "legacy-slots": "list of {slot, below}: slots that apply only below a deployment target",
+        "rows": "the seed icon tables: {table, group, px, file, slots, app-store, ad-hoc, code, legacy-from}",
+    ]
+
+    let validSlots: [String: Set<IconSlot>]
+    let marketingSlots: Set<IconSlot>
+    let table: IconTable
+
+    public init(parameters p: ModuleParameters) throws(ModuleError) {
+        try p.expectOnly(["valid-slots", "marketing-slots", "legacy-slots", "rows"])
+        var valid: [String: Set<IconSlot>] = [:]
+        if let v = p.child("valid-slots") {
+            for idiom in v.keys {
+                var set = Set<IconSlot>()
+                for s in try v.strings(idiom) ?? [] {
+                    guard let slot = IconSlot(s, idiom: idiom) else { throw v.error("valid-slots.\(idiom): '\(s)' is not size@scale") }
+                    set.insert(slot)
+                }
+                valid[idiom] = set
+            }
+        }
+        validSlots = valid
+        var marketing = Set<IconSlot>()
+        for s in try p.strings("marketing-slots") ?? [] {
+            guard let slot = IconSlot(s) else { throw p.error("marketing-slots: '\(s)' is not 'idiom size@scale'") }
+            marketing.insert(slot)
+        }
+        marketingSlots = marketing
+        var legacy: [(IconSlot, OSVersion)] = []
+        for item in try p.list("legacy-slots") ?? [] {
+            try item.expectOnly(["slot", "below"])
+            guard let slot = IconSlot(try item.requiredString("slot")), let below = OSVersion(try item.requiredString("below")) else {
+                throw item.error("legacy-slots: expected {slot: \"idiom size@scale\", below: \"7.0\"}")
+            }
+            legacy.append((slot, below))
+        }
+        var rows: [IconTableRow] = []
+        for item in try p.list("rows") ?? [] { rows.append(try IconTableRow.parse(item)) }
+        table = IconTable(rows: rows, legacySlots: legacy.map { (slot: $0.0, below: $0.1) })
+    }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        let setName = RelativePath.name(subject.path)
+        guard SubjectClassifier.assetSetType(ofDirectory: setName) == "appiconset" else { return }
+        guard case .success(let contents)? = context.assetContents(RelativePath.join(subject.path, "Contents.json")) else { return }
+        let listing = (try? context.list(subject.path).get()) ?? []
+        let present = Set(listing.filter { !$0.isDirectory }.map(\.name))
+        let target = context.project.deploymentTarget
+        var filled = Set<IconSlot>()
+        var referenced = Set<String>()
+        var seen: [String: Int] = [:]
+        var isIOSSet = false
+        var singleSize = false
+        var marketingFilled = false
+
+        for (index, entry) in contents.images.enumerated() {
+            let idiom = entry.idiom ?? "?"
+            let slot = entry.points.flatMap { pts in entry.scaleFactor.map { IconSlot(idiom: idiom, size: pts.width, scale: $0) } }
+            let iosUniversal = idiom == "universal" && (entry.platform == nil || entry.platform == "ios")
+            if ["iphone", "ipad", "ios-marketing"].contains(idiom) || iosUniversal { isIOSSet = true }
+            let slotName = slot?.description ?? "\(idiom) \(entry.size ?? "?")@\(entry.scale ?? "1x")"
+
+            // Duplicate entries.
+            let dupKey = [idiom, entry.size ?? "", entry.scale ?? "", entry.platform ?? "", entry.appearanceKey, entry.role ?? "", entry.subtype ?? ""]
+                .joined(separator: "|")
+            if let first = seen[dupKey] {
+                context.report(
+                    Self.duplicateSlot, path: RelativePath.join(subject.path, "Contents.json"), line: entry.line,
+                    message: "images[\(index)] repeats the \(slotName) slot of images[\(first)]")
+            } else {
+                seen[dupKey] = index
+            }
+
+            // Entries that map to no valid slot (known idioms only; watch/mac/car are left alone).
+            let validIdiom = iosUniversal ? "universal" : idiom
+            if let valid = validSlots[validIdiom], idiom != "universal" || iosUniversal {
+                if slot == nil || !valid.contains(IconSlot(idiom: validIdiom, size: slot!.size, scale: slot!.scale)) {
+                    context.report(
+                        Self.unassigned, path: RelativePath.join(subject.path, entry.filename ?? "Contents.json"), line: entry.line,
+                        message: "Contents.json entry \(slotName) is not a valid \(validIdiom) app icon slot")
+                }
+            }
+
+            guard let filename = entry.filename else { continue }
+            referenced.insert(filename)
+            let filePath = RelativePath.join(subject.path, filename)
+            guard present.contains(filename) else {
+                context.report(
+                    Self.fileMissing, path: filePath, line: entry.line,
+                    message: "Contents.json names \(filename) for the \(slotName) slot, but the file is not in \(setName)",
+                    related: [RelativePath.join(subject.path, "Contents.json")])
+                continue
+            }
+            guard let slot else { continue }
+            let noAppearance = entry.appearances.isEmpty
+            if noAppearance { filled.insert(slot) }
+            let isMarketing = marketingSlots.contains(slot) && (idiom != "universal" || iosUniversal || slot.idiom != "universal")
+            if isMarketing && noAppearance {
+                marketingFilled = marketingFilled || idiom != "watch-marketing"
+                if iosUniversal { singleSize = true }
+            }
+
+            guard case .success(let facts) = context.image(filePath), let header = facts.header else { continue }
+            let expected = slot.pixels
+            if header.width != expected || header.height != expected {
+                context.report(
+                    Self.sizeMismatch, path: filePath,
+                    message: "\(filename) is \(header.width)x\(header.height) but should be \(expected)x\(expected) (\(slotName))",
+                    related: [RelativePath.join(subject.path, "Contents.json")])
+            }
+            if target >= OSVersion(7, 0), table.isLegacy(slot, target: target) {
+                context.report(
+                    Self.legacySlot, path: filePath,
+                    message: "\(slotName) only applies below iOS \(table.legacySlots.first { $0.slot == slot }!.below); the deployment target is \(target)")
+            }
+            guard noAppearance, header.hasAlpha, !header.isCgBI else { continue }
+            if isMarketing {
+                let how = header.colorType?.hasAlphaChannel == true ? "colour type \(header.rawColorType)" : "a tRNS chunk"
+                var detail = ""
+                if case .success(let px) = context.pixels(filePath), px.damage == nil {
+                    detail = px.anyTransparent ? ", \(px.transparentPixels) transparent pixels" : ", although every pixel is opaque"
+                }
+                context.report(Self.marketingAlpha, path: filePath, message: "App Store icon \(filename) has an alpha channel (\(how)\(detail))")
+            } else if ["iphone", "ipad"].contains(idiom) || iosUniversal,
+                case .success(let px) = context.pixels(filePath), px.damage == nil, px.anyTransparent
+            {
+                context.report(
+                    Self.transparent, path: filePath,
+                    message: "app icon \(filename) has \(px.transparentPixels) transparent pixel\(px.transparentPixels == 1 ? "" : "s") (\(slotName))")
+            }
+        }
+
+        // Files in the folder that no entry names.
+        for name in present.sorted() where name != "Contents.json" && !name.hasPrefix(".") && !referenced.contains(name) {
+            context.report(Self.unassigned, path: RelativePath.join(subject.path, name), message: "\(name) is in \(setName) but Contents.json does not assign it to a slot")
+        }
+
+        // Requirements apply to the app's own icon set.
+        let primary = context.project.appIconName ?? "AppIcon"
+        guard String(setName.dropLast(".appiconset".count)) == primary, isIOSSet || contents.images.isEmpty else { return }
+        if !marketingFilled {
+            context.report(Self.marketingMissing, path: subject.path, message: "app icon set \(setName) has no 1024x1024 App Store icon (ios-marketing)")
+        }
+        if singleSize { return }
+        checkTable(subject: subject, filled: filled, context: context)
+    }
+
+    /// icon.missing-required / icon.missing-recommended from the seed tables.
+    func checkTable(subject: Subject, filled: Set<IconSlot>, context: EvaluationContext) {
+        let project = context.project
+        let target = project.deploymentTarget
+        let idioms = Set(project.devices.map(\.rawValue))
+        func isFilled(_ slot: IconSlot) -> Bool {
+            filled.contains(slot) || filled.contains(IconSlot(idiom: "universal", size: slot.size, scale: slot.scale))
+        }
+        var hasSettingsBundle: Bool?
+        var requiredSlots = Set<IconSlot>()
+        var reported = Set<IconSlot>()
+        let rows = table.rows(for: project)
+        let tableLabel = project.devices == [.iphone] ? "iPhone-only" : (project.devices == [.ipad] ? "iPad-only" : "universal")
+        for pass in [IconLevel.required, .recommended] {
+            for row in rows {
+                let slots = row.slots.filter { idioms.contains($0.idiom) && !table.isLegacy($0, target: target) }
+                guard !slots.isEmpty else { continue }
+                var level = row.level(for: project.distribution)
+                if let from = row.legacyFrom, target >= from { level = .optional }
+                if level == .settings {
+                    if hasSettingsBundle == nil { hasSettingsBundle = Self.hasSettingsBundle(context) }
+                    level = hasSettingsBundle! ? .recommended : .optional
+                }
+                guard level == pass, !slots.contains(where: isFilled) else { continue }
+                let key = slots[0]
+                if pass == .required {
+                    guard requiredSlots.insert(key).inserted else { continue }
+                    let code = row.code ?? Self.missingRequired.code
+                    context.report(
+                        RuleInfo(id: Self.missingRequired.id, severity: .error, code: code, summary: Self.missingRequired.summary,
+                                 rationale: Self.missingRequired.rationale, fix: Self.missingRequired.fix),
+                        path: subject.path,
+                        message: "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (required for \(tableLabel) apps, deployment target \(target))")
+                } else {
+                    guard !requiredSlots.contains(key), reported.insert(key).inserted else { continue }
+                    context.report(
+                        Self.missingRecommended, path: subject.path,
+                        message: "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (optional but recommended)")
+                }
+            }
+        }
+    }
+
+    static func hasSettingsBundle(_ context: EvaluationContext) -> Bool {
+        let dir = context.project.directory
+        guard case .success(let entries) = context.list(dir) else { return false }
+        if entries.contains(where: { $0.name == "Settings.bundle" }) { return true }
+        for e in entries where e.isDirectory {
+            if case .success(let sub) = context.list(RelativePath.join(dir, e.name)), sub.contains(where: { $0.name == "Settings.bundle" }) {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `stat` says about a path: enough to key caches and tell kinds of entries apart.
+public struct FileStatus: Hashable, Sendable {
+    public enum Kind: Sendable, Hashable { case regular, directory, symlink, other }
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int64
+    public let modifiedNanoseconds: Int64
+    public let kind: Kind
+    public let mode: UInt32
+
+    public init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, kind: Kind, mode: UInt32) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.kind = kind
+        self.mode = mode
+    }
+
+    /// The cache key of design.md: (device, inode, size, mtime ns).
+    public var key: FileKey { FileKey(device: device, inode: inode, size: size, modifiedNanoseconds: modifiedNanoseconds) }
+}
+
+/// Identity of one version of a file's content, as far as `stat` can tell.
+public struct FileKey: Hashable, Sendable {
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int64
+    public let modifiedNanoseconds: Int64
+}
+
+/// One entry of a directory listing.
+public struct DirectoryEntry: Hashable, Sendable {
+    public let name: String
+    public let isDirectory: Bool
+
+    public init(name: String, isDirectory: Bool) {
+        self.name = name
+        self.isDirectory = isDirectory
+    }
+}
+
+/// Thin, typed wrappers over the libc calls reswatch makes on the file system.
+public enum FileSystem {
+    /// `lstat`: symbolic links are reported as links, not followed.
+    public static func status(_ path: String) throws(SystemError) -> FileStatus {
+        var st = stat()
+        _ = try retryingEINTR("lstat", path) { lstat(path, &st) }
+        return FileStatus(st)
+    }
+
+    /// `stat`, following links.
+    public static func statusFollowingLinks(_ path: String) throws(SystemError) -> FileStatus {
+        var st = stat()
+        _ = try retryingEINTR("stat", path) { stat(path, &st) }
+        return FileStatus(st)
+    }
+
+    /// Whole file, refusing files larger than `limit` bytes (EFBIG).
+    public static func readFile(_ path: String, limit: Int = 64 << 20) throws(SystemError) -> [UInt8] {
+        let fd = try retryingEINTR("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        var st = stat()
+        _ = try retryingEINTR("fstat", path) { fstat(fd, &st) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw SystemError(call: "read", path: path, errno: EISDIR) }
+        if Int(st.st_size) > limit { throw SystemError(call: "read", path: path, errno: EFBIG) }
+        var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
+            let capacity = bytes.count - filled
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                retryingRead(fd, buffer.baseAddress! + filled, capacity)
+            }
+            if got < 0 { throw SystemError(call: "read", path: path, errno: Int32(-got)) }
+            if got == 0 { break }
+            filled += got
+            if filled > limit { throw SystemError(call: "read", path: path, errno: EFBIG) }
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// Entries of a directory, without `.` and `..`, sorted by name.
+    public static func listDirectory(_ path: String) throws(SystemError) -> [DirectoryEntry] {
+        guard let dir = opendir(path) else {
+            throw SystemError(call: "opendir", path: path, errno: Glibc.errno)
+        }
+        defer { closedir(dir) }
+        var entries: [DirectoryEntry] = []
+        while true {
+            Glibc.errno = 0
+            guard let entry = readdir(dir) else {
+                let code = Glibc.errno
+                if code == 0 { break }
+                if code == EINTR { continue }
+                throw SystemError(call: "readdir", path: path, errno: code)
+            }
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+                isDirectory = (try? status(path + "/" + name).kind) == .directory
+            }
+            entries.append(DirectoryEntry(name: name, isDirectory: isDirectory))
+        }
+        entries.sort { $0.name < $1.name }
+        return entries
+    }
+
+    /// `access(R_OK)`.
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    /// Absolute, `.`/`..`-free form of a path (no link resolution) against the working directory.
+    public static func absolutePath(_ path: String) -> String {
+        var base = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let cwd = getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "/"
+            base = cwd + "/" + path
+        }
+        var parts: [Substring] = []
+        for part in base.split(separator: "/") {
+            if part == "." || part.isEmpty { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
+
+/// `read` retrying EINTR; returns bytes read, or minus errno.
+private func retryingRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    while true {
+        let n = read(fd, buffer, count)
+        if n >= 0 { return n }
+        let code = Glibc.errno
+        if code != EINTR { return -Int(code) }
+    }
+}
+
+extension FileStatus {
+    init(_ st: stat) {
+        let type = st.st_mode & S_IFMT
+        let kind: Kind =
+            switch type {
+            case S_IFREG: .regular
+            case S_IFDIR: .directory
+            case S_IFLNK: .symlink
+            default: .other
+            }
+        self.init(
+            device: UInt64(st.st_dev),
+            inode: UInt64(st.st_ino),
+            size: Int64(st.st_size),
+            modifiedNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+            kind: kind,
+            mode: UInt32(st.st_mode))
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import RuleEngine
+import RuleKinds
+
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules", abstract: "Lists rules, or validates a rule module.",
+        subcommands: [List.self, Check.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lists every rule id with its severity, code and source module.")
+        @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable).") var rules: [String] = []
+        @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+
+        func run() throws {
+            let set = RuleLocations.loadRules(extra: rules)
+            var rows: [(RuleInfo, LoadedRule)] = []
+            for r in set.rules { for info in r.reported { rows.append((info, r)) } }
+            rows.sort { $0.0.id < $1.0.id }
+            switch format {
+            case .json:
+                let items = rows.map { ["id": $0.0.id, "severity": $0.0.severity.rawValue, "code": $0.0.code ?? "", "kind": $0.1.kindName, "module": $0.1.source, "summary": $0.0.summary] }
+                let data = try JSONSerialization.data(withJSONObject: ["rules": items, "errors": set.errors.map(\.description)], options: [.prettyPrinted, .sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            case .text:
+                var seen = Set<String>()
+                for (info, rule) in rows where seen.insert(info.id + rule.source).inserted {
+                    let id = info.id.padding(toLength: 28, withPad: " ", startingAt: 0)
+                    let sev = info.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    let code = (info.code ?? "").padding(toLength: 11, withPad: " ", startingAt: 0)
+                    print("\(id) \(sev) \(code) \(rule.kindName)  \(info.summary)")
+                }
+                for e in set.errors { FileHandle.standardError.write(Data("\(e)\n".utf8)) }
+            }
+            if !set.errors.isEmpty { throw ExitCode(2) }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validates a rule module file and runs its examples against the shipped rules plus it.")
+        @Argument(help: "The module (.yaml) to check.") var file: String
+
+        func run() throws {
+            let path = FileSystem.absolutePath(file)
+            let bytes: [UInt8]
+            do { bytes = try FileSystem.readFile(path) } catch {
+                FileHandle.standardError.write(Data("reswatch: cannot read \(file): \(error.reason)\n".utf8))
+                throw ExitCode(2)
+            }
+            let module = RuleModuleLoader.parse(String(decoding: bytes, as: UTF8.self), file: path, registry: BuiltinKinds.registry)
+            for e in module.errors { print("\(e.file):\(e.line.map(String.init) ?? "?"): error: \(e.message)") }
+            if !module.errors.isEmpty { throw ExitCode(1) }
+            print("\(file): \(module.rules.count) rule(s) load: \(module.rules.flatMap { $0.reported.map(\.id) }.sorted().joined(separator: ", "))")
+            let base = RuleLocations.loadRules(extra: []).overlaid(with: module)
+            var failed = 0
+            for (_, example) in module.moduleExamples {
+                let outcome = try ExampleRunner.run(example, rules: base, registry: BuiltinKinds.registry)
+                if outcome.passed {
+                    print("  ok    \(example.name)")
+                } else {
+                    failed += 1
+                    print("  FAIL  \(example.name): missing \(outcome.missing), unexpected \(outcome.unexpected)")
+                }
+            }
+            print("\(module.moduleExamples.count - failed) passed, \(failed) failed")
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
+}
