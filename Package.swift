@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -85,46 +85,46 @@ public enum PNGSynthesizer {
     }
 
     static func pixelData(_ spec: PNGSpec, depth: Int) -> [UInt8] {
-        let channels: Int =
-            switch spec.color {
-            case .gray, .palette: 1
-            case .grayAlpha: 2
-            case .rgb: 3
-            case .rgba: 4
-            }
-        let bytesPerSample = depth == 16 ? 2 : 1
-        let hasAlpha = spec.color == .rgba || spec.color == .grayAlpha
-        func pixel(_ x: Int, _ y: Int) -> [UInt8] {
-            let transparent = spec.transparentPixels && x == 0 && y == 0
-            var samples: [UInt16]
+        let wide = depth == 16
+        func samples(_ transparent: Bool) -> [UInt8] {
+            let values: [UInt16]
             switch spec.color {
             case .palette: return [transparent ? 1 : 0]
-            case .gray: samples = [0x8080]
-            case .grayAlpha: samples = [0x8080, transparent ? 0 : 0xFFFF]
-            case .rgb: samples = [0x2020, 0x6060, 0xC0C0]
-            case .rgba: samples = [0x2020, 0x6060, 0xC0C0, transparent ? 0 : 0xFFFF]
+            case .gray: values = [0x8080]
+            case .grayAlpha: values = [0x8080, transparent ? 0 : 0xFFFF]
+            case .rgb: values = [0x2020, 0x6060, 0xC0C0]
+            case .rgba: values = [0x2020, 0x6060, 0xC0C0, transparent ? 0 : 0xFFFF]
             }
-            _ = hasAlpha
-            return samples.flatMap { bytesPerSample == 2 ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 >> 8)] }
+            return values.flatMap { wide ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 >> 8)] }
         }
+        let opaque = samples(false)
+        let clear = samples(true)
         var data: [UInt8] = []
-        func appendRows(xs: [Int], ys: [Int]) {
-            guard !xs.isEmpty else { return }
-            for y in ys {
-                data.append(0)
-                for x in xs { data += pixel(x, y) }
+        // Only pixel (0, 0) is ever transparent; every other pixel is the same colour.
+        func appendRows(columns: Int, rows: Int, firstIsOrigin: Bool) {
+            guard columns > 0, rows > 0 else { return }
+            var row: [UInt8] = [0]
+            row.reserveCapacity(1 + columns * opaque.count)
+            for _ in 0..<columns { row += opaque }
+            for r in 0..<rows {
+                if r == 0 && firstIsOrigin && spec.transparentPixels {
+                    var first = row
+                    first.replaceSubrange(1..<(1 + clear.count), with: clear)
+                    data += first
+                } else {
+                    data += row
+                }
             }
         }
-        _ = channels
         if spec.interlaced {
             let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
             for (x0, y0, dx, dy) in passes {
-                let xs = Array(stride(from: x0, to: spec.width, by: dx))
-                let ys = Array(stride(from: y0, to: spec.height, by: dy))
-                appendRows(xs: xs, ys: ys)
+                let columns = spec.width > x0 ? (spec.width - x0 + dx - 1) / dx : 0
+                let rows = spec.height > y0 ? (spec.height - y0 + dy - 1) / dy : 0
+                appendRows(columns: columns, rows: rows, firstIsOrigin: x0 == 0 && y0 == 0)
             }
         } else {
-            appendRows(xs: Array(0..<spec.width), ys: Array(0..<spec.height))
+            appendRows(columns: spec.width, rows: spec.height, firstIsOrigin: true)
         }
         return data
     }

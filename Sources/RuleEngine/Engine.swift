@@ -168,7 +168,13 @@ public final class Engine {
         let before = diagnostics
         var changed = Set<EvaluationInput>()
         for p in change.added + change.removed + change.modified { changed.insert(.file(p)) }
-        for p in touched { changed.insert(.file(p)) }
+        // A path reported as changed is re-validated even if its stat looks the same: kernel
+        // timestamps are coarse (jiffies), so two same-size writes a few ms apart can share a key.
+        for p in touched where tree.files[p] != nil {
+            changed.insert(.file(p))
+            facts.forget(tree.absolute(p))
+            parsed.forget(tree.absolute(p))
+        }
         for d in change.listings { changed.insert(.listing(d)) }
         for p in change.removed { facts.forget(tree.absolute(p)); parsed.forget(tree.absolute(p)) }
 

@@ -31,6 +31,13 @@ public struct FileKey: Hashable, Sendable {
     public let inode: UInt64
     public let size: Int64
     public let modifiedNanoseconds: Int64
+
+    public init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
 }
 
 /// One entry of a directory listing.

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How a child process ended.
+public enum ChildExit: Sendable, Hashable {
+    case exited(Int32)
+    case signaled(Int32)
+    case timedOut
+}
+
+public struct ChildOutput: Sendable {
+    public let exit: ChildExit
+    public let stdout: [UInt8]
+    public let stderr: [UInt8]
+    /// stdout was longer than the limit and was cut.
+    public let truncated: Bool
+}
+
+/// Runs a program (argv, no shell) with stdin bytes, collecting stdout/stderr under a deadline.
+/// The channels are socket pairs created with `SOCK_CLOEXEC` (atomically), so children spawned
+/// concurrently never inherit each other's ends.
+public enum ChildProcess {
+    public static func run(
+        argv: [String], input: [UInt8], timeoutMilliseconds: Int, outputLimit: Int = 1 << 20
+    ) throws(SystemError) -> ChildOutput {
+        precondition(!argv.isEmpty)
+        var stdinPipe: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        var stderrPipe: [Int32] = [-1, -1]
+        _ = try retryingEINTR("socketpair", argv[0]) { socketpair(AF_UNIX, cloexecStream, 0, &stdinPipe) }
+        defer { for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) } }
+        _ = try retryingEINTR("socketpair", argv[0]) { socketpair(AF_UNIX, cloexecStream, 0, &stdoutPipe) }
+        _ = try retryingEINTR("socketpair", argv[0]) { socketpair(AF_UNIX, cloexecStream, 0, &stderrPipe) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // reswatch ignores SIGPIPE; the child gets default signal handling and an empty mask.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
+        cArgs.append(nil)
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ)
+        if spawned != 0 { throw SystemError(call: "posix_spawn", path: argv[0], errno: spawned) }
+        close(stdinPipe[0]); stdinPipe[0] = -1
+        close(stdoutPipe[1]); stdoutPipe[1] = -1
+        close(stderrPipe[1]); stderrPipe[1] = -1
+        _ = fcntl(stdinPipe[1], F_SETFL, fcntl(stdinPipe[1], F_GETFL) | O_NONBLOCK)
+
+        var out: [UInt8] = []
+        var err: [UInt8] = []
+        var written = 0
+        var truncated = false
+        var openOut = true
+        var openErr = true
+        if input.isEmpty { close(stdinPipe[1]); stdinPipe[1] = -1 }
+        let deadline = monotonicMilliseconds() + Int64(timeoutMilliseconds)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while openOut || openErr {
+            let remaining = deadline - monotonicMilliseconds()
+            if remaining <= 0 {
+                kill(pid, SIGKILL)
+                _ = reap(pid)
+                return ChildOutput(exit: .timedOut, stdout: out, stderr: err, truncated: truncated)
+            }
+            var fds: [pollfd] = []
+            if openOut { fds.append(pollfd(fd: stdoutPipe[0], events: Int16(POLLIN), revents: 0)) }
+            if openErr { fds.append(pollfd(fd: stderrPipe[0], events: Int16(POLLIN), revents: 0)) }
+            if stdinPipe[1] >= 0 { fds.append(pollfd(fd: stdinPipe[1], events: Int16(POLLOUT), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1000)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                kill(pid, SIGKILL)
+                _ = reap(pid)
+                throw SystemError(call: "poll", path: argv[0], errno: code)
+            }
+            for f in fds where f.revents != 0 {
+                if f.fd == stdinPipe[1] {
+                    let n = input.withUnsafeBytes { write(f.fd, $0.baseAddress! + written, input.count - written) }
+                    if n > 0 { written += n }
+                    if n < 0 && errno != EAGAIN && errno != EINTR || written == input.count {
+                        close(stdinPipe[1]); stdinPipe[1] = -1  // EPIPE: the child does not read stdin
+                    }
+                    continue
+                }
+                let n = read(f.fd, &buffer, buffer.count)
+                if n > 0 {
+                    if f.fd == stdoutPipe[0] {
+                        if out.count < outputLimit { out += buffer[0..<min(n, outputLimit - out.count)] }
+                        if out.count >= outputLimit && n > 0 { truncated = truncated || out.count + n > outputLimit }
+                    } else if err.count < 8192 {
+                        err += buffer[0..<min(n, 8192 - err.count)]
+                    }
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    if f.fd == stdoutPipe[0] { openOut = false } else { openErr = false }
+                }
+            }
+        }
+        if stdinPipe[1] >= 0 { close(stdinPipe[1]); stdinPipe[1] = -1 }
+        // Output is closed; the child has exited or is about to. Wait for it, still under the deadline.
+        while true {
+            var status: Int32 = 0
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return ChildOutput(exit: exitOf(status), stdout: out, stderr: err, truncated: truncated) }
+            if r < 0 && errno != EINTR { return ChildOutput(exit: .exited(-1), stdout: out, stderr: err, truncated: truncated) }
+            if monotonicMilliseconds() >= deadline {
+                kill(pid, SIGKILL)
+                _ = reap(pid)
+                return ChildOutput(exit: .timedOut, stdout: out, stderr: err, truncated: truncated)
+            }
+            usleep(1000)
+        }
+    }
+
+    private static func reap(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    private static func exitOf(_ status: Int32) -> ChildExit {
+        let signal = status & 0x7F
+        if signal == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signaled(signal)
+    }
+
+    private static let cloexecStream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+
+    static func monotonicMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

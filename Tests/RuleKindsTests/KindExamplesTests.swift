@@ -1,0 +1,86 @@
+import Foundation
+import RuleEngine
+import RuleKinds
+import Testing
+import TestSupport
+
+/// Every kind's examples behave as labelled, against the shipped modules (SwiftLint's pattern).
+@Suite struct KindExamplesTests {
+    static let cases: [(String, RuleExample)] = BuiltinKinds.all.flatMap { kind in kind.examples.map { (kind.name, $0) } }
+
+    @Test(arguments: 0..<cases.count)
+    func exampleBehavesAsLabelled(_ index: Int) throws {
+        let (kind, example) = Self.cases[index]
+        let outcome = try ExampleRunner.run(example, rules: Repo.shippedRuleSet(), registry: BuiltinKinds.registry)
+        #expect(outcome.missing.isEmpty, "\(kind): '\(example.name)' should report \(outcome.missing); got \(outcome.diagnostics.map { "\($0.rule) \($0.path): \($0.message)" })")
+        #expect(outcome.unexpected.isEmpty, "\(kind): '\(example.name)' must not report \(outcome.unexpected); got \(outcome.diagnostics.map { "\($0.rule): \($0.message)" })")
+    }
+
+    @Test func everyKindHasTriggeringAndPassingExamples() {
+        for kind in BuiltinKinds.all {
+            #expect(kind.examples.contains { $0.isTriggering }, "\(kind.name) has no triggering example")
+            #expect(kind.examples.contains { !$0.passes.isEmpty }, "\(kind.name) has no non-triggering example")
+        }
+    }
+
+    @Test func everyReportedIdHasATriggeringExample() {
+        for kind in BuiltinKinds.all {
+            let triggered = Set(kind.examples.flatMap(\.triggers))
+            for rule in kind.rules {
+                #expect(triggered.contains(rule.id), "\(kind.name): \(rule.id) has no triggering example")
+            }
+        }
+    }
+
+    /// The registry is one explicit list; a kind file that is not in it is dead code.
+    @Test func everyKindFileIsRegistered() throws {
+        let dir = Repo.root + "/Sources/RuleKinds"
+        let files = FileManager.default.enumerator(atPath: dir)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        var declared: [String] = []
+        for f in files {
+            let text = try String(contentsOfFile: dir + "/" + f, encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains(": RuleKind {") {
+                if let name = line.split(separator: " ").first(where: { $0.hasSuffix("Kind:") }) { declared.append(String(name.dropLast())) }
+            }
+        }
+        let registered = Set(BuiltinKinds.all.map { String(describing: $0) })
+        #expect(!declared.isEmpty)
+        for name in declared { #expect(registered.contains(name), "\(name) is not in BuiltinKinds.all") }
+    }
+
+    @Test func shippedModulesLoadWithoutErrors() {
+        let set = Repo.shippedRuleSet()
+        #expect(set.errors.isEmpty, "\(set.errors)")
+        #expect(set.rules.count >= 5)
+    }
+}
+
+/// The ids this issue implements are in the contract and reported by shipped modules.
+@Suite struct CatalogueContractTests {
+    static let implemented = [
+        "image.not-png", "image.corrupt", "image.cgbi", "image.interlaced", "image.not-rgb", "image.indexed", "image.16-bit",
+        "icon.size-mismatch", "icon.missing-required", "icon.missing-recommended", "icon.marketing-missing",
+        "icon.marketing-alpha", "icon.transparent", "icon.file-missing", "icon.unassigned", "icon.duplicate-slot",
+        "icon.legacy-slot", "icon.set-missing", "catalog.contents-missing", "catalog.contents-invalid", "plist.parse-error",
+    ]
+
+    @Test func implementedIdsMatchTheContract() throws {
+        let spec = try String(contentsOfFile: Repo.root + "/../shared/spec/rules.md", encoding: .utf8)
+        let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for id in Self.implemented {
+            #expect(spec.contains("| \(id) |"), "\(id) is not in rules.md")
+            let info = try #require(shipped[id], "\(id) is not reported by any shipped module")
+            // The severity column of rules.md starts with the rule's default severity.
+            let row = spec.split(separator: "\n").first { $0.hasPrefix("| \(id) |") }!
+            let column = row.split(separator: "|")[1].trimmingCharacters(in: .whitespaces)
+            #expect(column.hasPrefix(info.severity.rawValue), "\(id): rules.md says '\(column)', code says \(info.severity)")
+        }
+    }
+
+    @Test func itmsCodesMatchTheContract() throws {
+        let expected = ["image.corrupt": "ITMS-90013", "icon.marketing-missing": "ITMS-90704", "icon.marketing-alpha": "ITMS-90717",
+                        "icon.missing-required": "ITMS-90022", "plist.parse-error": "ITMS-90037", "image.16-bit": "ITMS-90682"]
+        let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for (id, code) in expected { #expect(shipped[id]?.code == code, "\(id)") }
+    }
+}

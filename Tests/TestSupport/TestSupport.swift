@@ -1,0 +1,90 @@
+import Foundation
+import RuleEngine
+import RuleKinds
+
+/// Paths of the source tree and the shared corpus, found from this file's location.
+public enum Repo {
+    public static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    public static var shippedRules: String { root + "/rules" }
+    public static var corpus: String { (root as NSString).deletingLastPathComponent + "/shared/corpus" }
+    public static var binary: String { root + "/.build/debug/reswatch" }
+
+    /// The shipped modules, loaded once per call.
+    public static func shippedRuleSet() -> RuleSet {
+        RuleModuleLoader.load(directories: [shippedRules], registry: BuiltinKinds.registry)
+    }
+}
+
+/// A temporary directory that removes itself.
+public final class TempTree {
+    public let path: String
+
+    public init(_ files: [String: ExampleFile] = [:]) throws {
+        path = try ExampleRunner.makeTemporaryDirectory(prefix: "reswatch-test")
+        try ExampleRunner.write(files, under: path)
+    }
+
+    deinit {
+        // Make everything removable again (tests chmod 000 things).
+        _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", path]).waitUntilExit()
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    public func write(_ files: [String: ExampleFile]) throws { try ExampleRunner.write(files, under: path) }
+
+    public func remove(_ relative: String) throws { try FileManager.default.removeItem(atPath: path + "/" + relative) }
+
+    public func move(_ from: String, _ to: String) throws {
+        try FileManager.default.moveItem(atPath: path + "/" + from, toPath: path + "/" + to)
+    }
+
+    /// A cold engine over this tree with the shipped rules.
+    public func engine(rules: RuleSet = Repo.shippedRuleSet()) -> Engine {
+        let e = Engine(root: path, rules: rules, registry: BuiltinKinds.registry)
+        e.fullScan()
+        return e
+    }
+}
+
+/// Runs a command and returns its exit status and output.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    if let environment { p.environment = environment }
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    // Read both pipes before waiting so a large output cannot deadlock.
+    let errData = DispatchQueue.global().sync { () -> Data in Data() }
+    _ = errData
+    let group = DispatchGroup()
+    nonisolated(unsafe) var stderrData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    p.waitUntilExit()
+    return CommandResult(
+        status: p.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+        stderr: String(decoding: stderrData, as: UTF8.self))
+}
+
+extension Engine {
+    public func ids(at path: String) -> [String] { diagnostics.filter { $0.path == path }.map(\.rule).sorted() }
+}
