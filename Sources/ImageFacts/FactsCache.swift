@@ -20,19 +20,24 @@ public final class FactsCache: Sendable {
     public init() {}
 
     /// Header facts for `path`, reading the file only if its stat key changed since the last read.
-    public func image(at path: String) -> Result<ImageFacts, SystemError> {
-        let status: FileStatus
-        do { status = try FileSystem.statusFollowingLinks(path) } catch { return .failure(error) }
-        if let cached = state.withLock({ $0.entries[path]?.header }), cached.key == status.key {
+    /// A caller that has just stat'ed the file passes its key to save the `stat`.
+    public func image(at path: String, key known: FileKey? = nil) -> Result<ImageFacts, SystemError> {
+        let key: FileKey
+        if let known {
+            key = known
+        } else {
+            do { key = try FileSystem.statusFollowingLinks(path).key } catch { return .failure(error) }
+        }
+        if let cached = state.withLock({ $0.entries[path]?.header }), cached.key == key {
             return .success(cached)
         }
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
-        let facts = PNGReader.inspect(bytes: bytes, key: status.key)
+        let facts = PNGReader.inspect(bytes: bytes, key: key)
         state.withLock {
             $0.fileReads += 1
             var entry = $0.entries[path] ?? Entry()
-            if entry.pixels?.key != status.key { entry.pixels = nil }
+            if entry.pixels?.key != key { entry.pixels = nil }
             entry.header = facts
             $0.entries[path] = entry
         }
@@ -40,20 +45,24 @@ public final class FactsCache: Sendable {
     }
 
     /// Decoded pixel facts for `path` (full libpng decode), cached by the same key.
-    public func pixels(at path: String) -> Result<PixelFacts, SystemError> {
-        let status: FileStatus
-        do { status = try FileSystem.statusFollowingLinks(path) } catch { return .failure(error) }
-        if let cached = state.withLock({ $0.entries[path]?.pixels }), cached.key == status.key {
+    public func pixels(at path: String, key known: FileKey? = nil) -> Result<PixelFacts, SystemError> {
+        let key: FileKey
+        if let known {
+            key = known
+        } else {
+            do { key = try FileSystem.statusFollowingLinks(path).key } catch { return .failure(error) }
+        }
+        if let cached = state.withLock({ $0.entries[path]?.pixels }), cached.key == key {
             return .success(cached)
         }
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
-        let facts = PNGReader.decode(bytes: bytes, key: status.key)
+        let facts = PNGReader.decode(bytes: bytes, key: key)
         state.withLock {
             $0.fileReads += 1
             $0.decodes += 1
             var entry = $0.entries[path] ?? Entry()
-            if entry.header?.key != status.key { entry.header = nil }
+            if entry.header?.key != key { entry.header = nil }
             entry.pixels = facts
             $0.entries[path] = entry
         }

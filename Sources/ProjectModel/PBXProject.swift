@@ -1,3 +1,5 @@
+import Foundation
+
 /// The build settings of an Xcode project that reswatch uses (rules.md, context source 2).
 public struct PBXBuildSettings: Sendable, Hashable {
     public var deploymentTarget: OSVersion?
@@ -76,5 +78,3 @@ public enum PBXProjectReader {
     /// Build-setting values with `$(VAR)` references cannot be resolved here; ignore them.
     static func literal(_ s: String) -> String? { s.contains("$(") || s.contains("${") || s.isEmpty ? nil : s }
 }
-
-import Foundation

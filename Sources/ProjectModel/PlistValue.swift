@@ -23,7 +23,8 @@ public indirect enum PlistValue: Sendable, Hashable {
         switch self {
         case .boolean(let b): b
         case .integer(let i): i != 0
-        case .string(let s): ["yes", "true", "1"].contains(s.lowercased()) ? true : (["no", "false", "0"].contains(s.lowercased()) ? false : nil)
+        case .string(let s):
+            ["yes", "true", "1"].contains(s.lowercased()) ? true : (["no", "false", "0"].contains(s.lowercased()) ? false : nil)
         default: nil
         }
     }
@@ -48,9 +49,13 @@ public indirect enum PlistValue: Sendable, Hashable {
             self = .real(d)
         case let n as NSNumber:
             let typeCode = String(cString: n.objCType)
-            if typeCode == "c" || typeCode == "B" { self = .boolean(n.boolValue) }
-            else if typeCode == "d" || typeCode == "f" { self = .real(n.doubleValue) }
-            else { self = .integer(n.intValue) }
+            if typeCode == "c" || typeCode == "B" {
+                self = .boolean(n.boolValue)
+            } else if typeCode == "d" || typeCode == "f" {
+                self = .real(n.doubleValue)
+            } else {
+                self = .integer(n.intValue)
+            }
         case let d as Date: self = .date(d)
         case let d as Data: self = .data(d)
         case let a as [Any]: self = .array(a.map(PlistValue.init(foundation:)))

@@ -69,11 +69,14 @@ public enum ProjectConfigReader {
             guard let key = keyNode.string else { continue }
             switch key {
             case "devices":
-                guard let items = value.sequence else { return .failure(YAMLProblem(line: value.line, message: "devices: expected a list such as [iphone, ipad]")) }
+                guard let items = value.sequence else {
+                    return .failure(YAMLProblem(line: value.line, message: "devices: expected a list such as [iphone, ipad]"))
+                }
                 var set = Set<Device>()
                 for item in items {
                     guard let name = item.string, let d = Device(rawValue: name.lowercased()) else {
-                        return .failure(YAMLProblem(line: item.line, message: "devices: unknown device '\(item.string ?? "?")' (use iphone, ipad)"))
+                        return .failure(
+                            YAMLProblem(line: item.line, message: "devices: unknown device '\(item.string ?? "?")' (use iphone, ipad)"))
                     }
                     set.insert(d)
                 }
@@ -91,29 +94,41 @@ public enum ProjectConfigReader {
             case "app-icon": config.appIcon = value.string
             case "launch-image": config.launchImage = value.string
             case "ignore":
-                guard let items = value.sequence else { return .failure(YAMLProblem(line: value.line, message: "ignore: expected a list of globs")) }
+                guard let items = value.sequence else {
+                    return .failure(YAMLProblem(line: value.line, message: "ignore: expected a list of globs"))
+                }
                 config.ignore = items.compactMap(\.string)
             case "rules":
-                guard let rules = value.mapping else { return .failure(YAMLProblem(line: value.line, message: "rules: expected disable: and/or severity:")) }
+                guard let rules = value.mapping else {
+                    return .failure(YAMLProblem(line: value.line, message: "rules: expected disable: and/or severity:"))
+                }
                 for (k, v) in rules {
                     switch k.string {
                     case "disable":
-                        guard let items = v.sequence else { return .failure(YAMLProblem(line: v.line, message: "rules.disable: expected a list of rule ids")) }
+                        guard let items = v.sequence else {
+                            return .failure(YAMLProblem(line: v.line, message: "rules.disable: expected a list of rule ids"))
+                        }
                         config.disabled.formUnion(items.compactMap(\.string))
                     case "severity":
-                        guard let m = v.mapping else { return .failure(YAMLProblem(line: v.line, message: "rules.severity: expected id: error|warning|info|off")) }
+                        guard let m = v.mapping else {
+                            return .failure(YAMLProblem(line: v.line, message: "rules.severity: expected id: error|warning|info|off"))
+                        }
                         for (idNode, sevNode) in m {
                             guard let id = idNode.string, let s = sevNode.string, let o = SeverityOverride(rawValue: s) else {
-                                return .failure(YAMLProblem(line: sevNode.line, message: "rules.severity: expected error, warning, info or off"))
+                                return .failure(
+                                    YAMLProblem(line: sevNode.line, message: "rules.severity: expected error, warning, info or off"))
                             }
                             config.severity[id] = o
                         }
                     default:
-                        return .failure(YAMLProblem(line: k.line, message: "rules: unknown key '\(k.string ?? "?")' (use disable, severity)"))
+                        return .failure(
+                            YAMLProblem(line: k.line, message: "rules: unknown key '\(k.string ?? "?")' (use disable, severity)"))
                     }
                 }
             default:
-                return .failure(YAMLProblem(line: keyNode.line, message: "unknown setting '\(key)' (known: \(knownKeys.sorted().joined(separator: ", ")))"))
+                return .failure(
+                    YAMLProblem(
+                        line: keyNode.line, message: "unknown setting '\(key)' (known: \(knownKeys.sorted().joined(separator: ", ")))"))
             }
         }
         return .success(config)

@@ -1,3 +1,4 @@
+import Foundation
 import SystemCalls
 
 /// Where one piece of the context came from, reported with the results.
@@ -79,22 +80,37 @@ public enum ContextResolver {
         }
         let plistTarget = plist?["MinimumOSVersion"]?.text.flatMap(OSVersion.init)
 
-        if let d = config.devices { context.devices = d; context.sources["devices"] = .config }
-        else if let d = pbx.deviceFamily { context.devices = d; context.sources["devices"] = .pbxproj }
-        else if let d = plistDevices { context.devices = d; context.sources["devices"] = .infoPlist }
+        if let d = config.devices {
+            context.devices = d; context.sources["devices"] = .config
+        } else if let d = pbx.deviceFamily {
+            context.devices = d; context.sources["devices"] = .pbxproj
+        } else if let d = plistDevices {
+            context.devices = d; context.sources["devices"] = .infoPlist
+        }
 
-        if let t = config.deploymentTarget { context.deploymentTarget = t; context.sources["deployment-target"] = .config }
-        else if let t = pbx.deploymentTarget { context.deploymentTarget = t; context.sources["deployment-target"] = .pbxproj }
-        else if let t = plistTarget { context.deploymentTarget = t; context.sources["deployment-target"] = .infoPlist }
+        if let t = config.deploymentTarget {
+            context.deploymentTarget = t; context.sources["deployment-target"] = .config
+        } else if let t = pbx.deploymentTarget {
+            context.deploymentTarget = t; context.sources["deployment-target"] = .pbxproj
+        } else if let t = plistTarget {
+            context.deploymentTarget = t; context.sources["deployment-target"] = .infoPlist
+        }
 
         if let d = config.distribution { context.distribution = d; context.sources["distribution"] = .config }
 
-        if let n = config.appIcon { context.appIconName = n; context.sources["app-icon"] = .config }
-        else if let n = pbx.appIconName { context.appIconName = n; context.sources["app-icon"] = .pbxproj }
-        else if let n = plist?["CFBundleIconName"]?.string, !n.isEmpty { context.appIconName = n; context.sources["app-icon"] = .infoPlist }
+        if let n = config.appIcon {
+            context.appIconName = n; context.sources["app-icon"] = .config
+        } else if let n = pbx.appIconName {
+            context.appIconName = n; context.sources["app-icon"] = .pbxproj
+        } else if let n = plist?["CFBundleIconName"]?.string, !n.isEmpty {
+            context.appIconName = n; context.sources["app-icon"] = .infoPlist
+        }
 
-        if let n = config.launchImage { context.launchImageName = n; context.sources["launch-image"] = .config }
-        else if let n = pbx.launchImageName { context.launchImageName = n; context.sources["launch-image"] = .pbxproj }
+        if let n = config.launchImage {
+            context.launchImageName = n; context.sources["launch-image"] = .config
+        } else if let n = pbx.launchImageName {
+            context.launchImageName = n; context.sources["launch-image"] = .pbxproj
+        }
 
         context.ignore = config.ignore
         context.disabledRules = config.disabled
@@ -124,5 +140,3 @@ public enum ContextResolver {
         return nil
     }
 }
-
-import Foundation

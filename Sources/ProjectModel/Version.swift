@@ -1,3 +1,5 @@
+import Foundation
+
 /// A dotted OS version ("6.1", "12", "17.0.1"), compared numerically.
 public struct OSVersion: Comparable, Hashable, Sendable, CustomStringConvertible, Codable {
     public let components: [Int]
@@ -46,5 +48,3 @@ public struct OSVersion: Comparable, Hashable, Sendable, CustomStringConvertible
         try c.encode(description)
     }
 }
-
-import Foundation

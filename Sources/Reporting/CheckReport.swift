@@ -28,7 +28,7 @@ public struct CheckReport: Sendable, Encodable {
         }
 
         public init(_ c: ProjectContext) {
-            devices = c.devices.map(\.rawValue).sorted()
+            devices = Device.allCases.filter { c.devices.contains($0) }.map(\.rawValue)
             deploymentTarget = c.deploymentTarget.description
             distribution = c.distribution.rawValue
             appIcon = c.appIconName

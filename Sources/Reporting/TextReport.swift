@@ -46,7 +46,10 @@ public struct TextReport: Sendable {
             let title = project.path.isEmpty ? project.root : project.root + "/" + project.path
             let devices = c.devices.joined(separator: "+")
             let source = { (k: String) in c.sources[k].map { " (\($0))" } ?? "" }
-            out.append(paint(title, "1") + "  " + paint("\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)", "2"))
+            out.append(
+                paint(title, "1") + "  "
+                    + paint(
+                        "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)", "2"))
             if diagnostics.isEmpty { out.append("  no problems") }
             for d in diagnostics {
                 out.append("  " + line(d))
@@ -55,7 +58,9 @@ public struct TextReport: Sendable {
             out.append("")
         }
         let s = report.summary
-        out.append("\(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.infos) info in \(s.files) files")
+        out.append(
+            "\(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.infos) info in \(s.files) files"
+        )
         return out.joined(separator: "\n")
     }
 }

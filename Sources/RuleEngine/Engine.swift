@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// What one engine run changed.
@@ -49,8 +50,15 @@ public final class Engine {
     public private(set) var evaluationsRun = 0
     public private(set) var generation = 0
 
-    public init(root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes) {
+    /// False for one-shot runs (`check`): no reverse index of inputs is kept, since nothing will change.
+    public let incremental: Bool
+
+    public init(
+        root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
+        incremental: Bool = true
+    ) {
         self.root = root
+        self.incremental = incremental
         self.baseRules = rules
         self.registry = registry
         self.tree = ResourceTree(root: root, excludes: excludes)
@@ -274,18 +282,32 @@ public final class Engine {
     private func rebuildSubjects() {
         projectIndex = ProjectIndex(tree: tree)
         subjects = [:]
-        for path in tree.files.keys { addSubjects(at: path, isDirectory: false) }
-        for path in tree.directories.keys { addSubjects(at: path, isDirectory: true) }
+        // One pass over the listings: each directory's project and set-ness is computed once.
+        for (dir, entries) in tree.directories where !Self.isModuleDirectory(dir) {
+            let project = projectIndex.project(containing: dir)
+            let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(dir)) != nil
+            for e in entries {
+                let path = RelativePath.join(dir, e.name)
+                guard let s = SubjectClassifier.subject(path: path, name: e.name, isDirectory: e.isDirectory, parentIsAssetSet: parentIsSet)
+                else { continue }
+                subjects[s] = e.isDirectory ? projectIndex.project(containing: path) : project
+            }
+        }
         refreshProjectSubjects()
         for key in records.keys where subjects[key.subject] == nil { drop(key) }
     }
 
     private func addSubjects(at path: String, isDirectory: Bool? = nil) {
         let dir = isDirectory ?? tree.isDirectory(path)
-        guard tree.contains(path), !path.hasPrefix(".reswatch/"), !path.contains("/.reswatch/") else { return }
+        guard tree.contains(path), !Self.isModuleDirectory(RelativePath.parent(path)) else { return }
         for s in SubjectClassifier.subjects(for: path, isDirectory: dir) {
             subjects[s] = projectIndex.project(containing: dir ? path : RelativePath.parent(path))
         }
+    }
+
+    /// Project rule modules (`.reswatch/…`) are configuration, not resources.
+    static func isModuleDirectory(_ dir: String) -> Bool {
+        dir == ".reswatch" || dir.hasPrefix(".reswatch/") || dir.contains("/.reswatch")
     }
 
     private func removeSubjects(at path: String) {
@@ -340,23 +362,34 @@ public final class Engine {
             guard let rule = rulesBySource[dir]?[key.rule] else { continue }
             work.append(Work(key: key, rule: rule, context: state.context, allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
         }
-        let results = Mutex([EvalKey: EvalRecord]())
+        let results = Mutex([(EvalKey, EvalRecord)]())
         let snapshot = tree
         let index = subjectsByProject
         let facts = self.facts
         let parsed = self.parsed
         let root = self.root
+        let keepInputs = incremental
         let items = work
-        DispatchQueue.concurrentPerform(iterations: items.count) { i in
-            let w = items[i]
-            let ctx = EvaluationContext(
-                root: root, subject: w.key.subject, project: w.context, ruleSource: w.rule.source, tree: snapshot,
-                facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: w.allowed)
-            w.rule.rule.evaluate(w.key.subject, in: ctx)
-            var inputs = ctx.inputs
-            inputs.insert(.file(w.key.subject.path))
-            let record = EvalRecord(inputs: inputs, diagnostics: ctx.diagnostics)
-            results.withLock { $0[w.key] = record }
+        // Batches keep lock traffic low; several batches per core keep both cores busy to the end.
+        let batchSize = max(1, min(256, items.count / (ProcessInfo.processInfo.activeProcessorCount * 8)))
+        let batches = (items.count + batchSize - 1) / batchSize
+        DispatchQueue.concurrentPerform(iterations: batches) { b in
+            var local: [(EvalKey, EvalRecord)] = []
+            local.reserveCapacity(batchSize)
+            for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
+                let w = items[i]
+                let ctx = EvaluationContext(
+                    root: root, subject: w.key.subject, project: w.context, ruleSource: w.rule.source, tree: snapshot,
+                    facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: w.allowed)
+                w.rule.rule.evaluate(w.key.subject, in: ctx)
+                var inputs: Set<EvaluationInput> = []
+                if keepInputs {
+                    inputs = ctx.inputs
+                    inputs.insert(.file(w.key.subject.path))
+                }
+                local.append((w.key, EvalRecord(inputs: inputs, diagnostics: ctx.diagnostics)))
+            }
+            results.withLock { $0 += local }
         }
         for (key, record) in results.withLock({ $0 }) {
             drop(key)

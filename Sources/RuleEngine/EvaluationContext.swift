@@ -63,14 +63,15 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public func image(_ path: String) -> Result<ImageFacts, SystemError> {
         inputs.insert(.file(path))
-        guard tree.files[path] != nil else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
-        return facts.image(at: absolute(path))
+        guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        // The tree's lstat is the key, unless the path is a link (then stat the target).
+        return facts.image(at: absolute(path), key: status.kind == .symlink ? nil : status.key)
     }
 
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
         inputs.insert(.file(path))
-        guard tree.files[path] != nil else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
-        return facts.pixels(at: absolute(path))
+        guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        return facts.pixels(at: absolute(path), key: status.kind == .symlink ? nil : status.key)
     }
 
     public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {

@@ -3,7 +3,9 @@ import Yams
 /// Reads `examples:` of a rule module (the YAML twin of `RuleExample`).
 enum ExampleParser {
     static func parse(_ node: Node, file: String) -> Result<[RuleExample], ModuleError> {
-        guard let list = node.sequence else { return .failure(ModuleError(file: file, line: node.line, message: "examples: expected a list")) }
+        guard let list = node.sequence else {
+            return .failure(ModuleError(file: file, line: node.line, message: "examples: expected a list"))
+        }
         var out: [RuleExample] = []
         for item in list {
             let p = ModuleParameters(node: item, file: file)
@@ -31,11 +33,15 @@ enum ExampleParser {
         if let s = node.scalar?.string { return .text(s) }
         let p = ModuleParameters(node: node, file: file)
         if let png = p.child("png") {
-            try png.expectOnly(["width", "height", "color", "bit-depth", "interlaced", "transparent", "trns", "cgbi", "bad-crc", "truncate"])
+            try png.expectOnly([
+                "width", "height", "color", "bit-depth", "interlaced", "transparent", "trns", "cgbi", "bad-crc", "truncate",
+            ])
             guard let w = try png.int("width"), let h = try png.int("height") else { throw png.error("png: width and height are required") }
             var spec = PNGSpec(width: w, height: h)
             if let c = try png.string("color") {
-                guard let color = PNGSpec.Color(rawValue: c) else { throw png.error("png.color: one of \(PNGSpec.Color.allCases.map(\.rawValue).joined(separator: ", "))") }
+                guard let color = PNGSpec.Color(rawValue: c) else {
+                    throw png.error("png.color: one of \(PNGSpec.Color.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
                 spec.color = color
             }
             spec.bitDepth = try png.int("bit-depth") ?? 8

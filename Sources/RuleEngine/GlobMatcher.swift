@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -25,5 +27,3 @@ public enum GlobMatcher {
         return false
     }
 }
-
-import Foundation

@@ -25,10 +25,15 @@ struct ProjectIndex: Sendable, Equatable {
 
     /// The project of a path (a directory counts as inside itself).
     func project(containing path: String) -> String {
-        let chain = RelativePath.selfAndAncestors(path)
-        if let s = chain.first(where: { strong.contains($0) }) { return s }
-        if let w = chain.first(where: { weak.contains($0) }) { return w }
-        return ""
+        var nearestWeak: String?
+        var current = path
+        while true {
+            if strong.contains(current) { return current }
+            if nearestWeak == nil, weak.contains(current) { nearestWeak = current }
+            if current.isEmpty { break }
+            current = RelativePath.parent(current)
+        }
+        return nearestWeak ?? ""
     }
 
     /// Whether a path's name makes it a project marker (its appearance or removal re-scopes projects).

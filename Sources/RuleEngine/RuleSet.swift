@@ -73,7 +73,9 @@ public struct RuleSet: Sendable {
 /// Loads rule modules (YAML) from directories, in order.
 public enum RuleModuleLoader {
     /// The directories of rules.md / the issue, in load order.
-    public static func standardDirectories(shipped: String?, projectDirectory: String? = nil, extra: [String] = [], environment: [String: String])
+    public static func standardDirectories(
+        shipped: String?, projectDirectory: String? = nil, extra: [String] = [], environment: [String: String]
+    )
         -> [String]
     {
         var dirs: [String] = []
@@ -123,7 +125,11 @@ public enum RuleModuleLoader {
         }
         for key in map.keys {
             guard let k = key.string, ["module", "description", "rules", "examples"].contains(k) else {
-                set.add(errors: [ModuleError(file: file, line: key.line, message: "unknown top-level key '\(key.string ?? "?")' (known: module, description, rules, examples)")])
+                set.add(errors: [
+                    ModuleError(
+                        file: file, line: key.line,
+                        message: "unknown top-level key '\(key.string ?? "?")' (known: module, description, rules, examples)")
+                ])
                 continue
             }
         }
@@ -143,7 +149,11 @@ public enum RuleModuleLoader {
                 continue
             }
             guard let kind = registry.kind(named: kindName) else {
-                set.add(errors: [ModuleError(file: file, line: entryMap["kind"]?.line, message: "unknown kind '\(kindName)' (known: \(registry.names.sorted().joined(separator: ", ")))")])
+                set.add(errors: [
+                    ModuleError(
+                        file: file, line: entryMap["kind"]?.line,
+                        message: "unknown kind '\(kindName)' (known: \(registry.names.sorted().joined(separator: ", ")))")
+                ])
                 continue
             }
             var params = Node.Mapping([])

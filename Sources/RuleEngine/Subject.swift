@@ -31,32 +31,31 @@ public enum SubjectClassifier {
     static let looseImagePrefixes = ["icon", "appicon", "default", "itunesartwork"]
 
     public static func assetSetType(ofDirectory name: String) -> String? {
-        guard let dot = name.lastIndex(of: ".") else { return nil }
-        let ext = String(name[name.index(after: dot)...]).lowercased()
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let ext = String(name[name.utf8.index(after: dot)...]).lowercased()
         return assetSetExtensions.contains(ext) ? ext : nil
     }
 
     /// Subjects that a path is, given whether it is a directory.
     public static func subjects(for path: String, isDirectory: Bool) -> [Subject] {
-        let name = RelativePath.name(path)
-        if isDirectory {
-            return assetSetType(ofDirectory: name) != nil ? [Subject(.assetSet, path)] : []
-        }
-        if isInfoPlist(name) { return [Subject(.infoPlist, path)] }
-        if isImageCandidate(path: path, name: name) { return [Subject(.image, path)] }
-        return []
+        let parentIsSet = assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(path))) != nil
+        return subject(path: path, name: RelativePath.name(path), isDirectory: isDirectory, parentIsAssetSet: parentIsSet).map { [$0] }
+            ?? []
+    }
+
+    /// The subject a directory entry is, if any (the fast form used when walking listings).
+    public static func subject(path: String, name: String, isDirectory: Bool, parentIsAssetSet: Bool) -> Subject? {
+        if isDirectory { return assetSetType(ofDirectory: name) != nil ? Subject(.assetSet, path) : nil }
+        if isInfoPlist(name) { return Subject(.infoPlist, path) }
+        let lower = name.lowercased()
+        if parentIsAssetSet { return lower.hasSuffix(".png") ? Subject(.image, path) : nil }
+        if lower == "itunesartwork" || lower == "itunesartwork@2x" { return Subject(.image, path) }
+        guard lower.hasSuffix(".png") else { return nil }
+        return looseImagePrefixes.contains { lower.hasPrefix($0) } ? Subject(.image, path) : nil
     }
 
     public static func isInfoPlist(_ name: String) -> Bool {
         name == "Info.plist" || name.hasSuffix("-Info.plist")
     }
 
-    static func isImageCandidate(path: String, name: String) -> Bool {
-        let lower = name.lowercased()
-        let parentName = RelativePath.name(RelativePath.parent(path))
-        if assetSetType(ofDirectory: parentName) != nil { return lower.hasSuffix(".png") }
-        if lower == "itunesartwork" || lower == "itunesartwork@2x" { return true }
-        guard lower.hasSuffix(".png") else { return false }
-        return looseImagePrefixes.contains { lower.hasPrefix($0) }
-    }
 }

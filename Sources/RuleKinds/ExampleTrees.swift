@@ -14,7 +14,9 @@ enum ExampleTrees {
             return "    {\n      " + fields.joined(separator: ",\n      ") + "\n    }"
         }
         items += extra
-        return .text("{\n  \"images\" : [\n" + items.joined(separator: ",\n") + "\n  ],\n  \"info\" : { \"author\" : \"xcode\", \"version\" : 1 }\n}\n")
+        return .text(
+            "{\n  \"images\" : [\n" + items.joined(separator: ",\n")
+                + "\n  ],\n  \"info\" : { \"author\" : \"xcode\", \"version\" : 1 }\n}\n")
     }
 
     static func png(_ side: Int, _ color: PNGSpec.Color = .rgb, transparent: Bool = false) -> ExampleFile {

@@ -75,9 +75,12 @@ public enum FileSystem {
         _ = try retryingEINTR("fstat", path) { fstat(fd, &st) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw SystemError(call: "read", path: path, errno: EISDIR) }
         if Int(st.st_size) > limit { throw SystemError(call: "read", path: path, errno: EFBIG) }
-        var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 0))
+        let expected = max(Int(st.st_size), 0)
+        var bytes = [UInt8](repeating: 0, count: expected)
         var filled = 0
         while true {
+            // Stop once the stat size is read (saves a read per file); size-0 files (procfs) read to EOF.
+            if filled == expected && expected > 0 { break }
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
             let capacity = bytes.count - filled
             let got = bytes.withUnsafeMutableBytes { buffer in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Reswatch: ParsableCommand {
@@ -7,11 +8,27 @@ struct Reswatch: ParsableCommand {
         abstract: "Validates iOS app resources (icons, launch images, Info.plist, asset catalogs) on Linux.",
         discussion: """
             Rule ids, severities and ITMS codes follow Apple's icon and launch-image tables; see docs/rules.md.
-            Exit status of check: 0 no errors, 1 errors found, 2 could not run as asked.
+            Exit status: 0 no errors, 1 errors found, 2 could not run as asked (bad arguments, unreadable path,
+            a rule module that fails to load).
             """,
         version: ReswatchVersion.string,
         subcommands: [CheckCommand.self, RulesCommand.self]
     )
+
+    /// Like ArgumentParser's main, but usage errors exit 2 (the documented status), not 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 enum ReswatchVersion {

@@ -20,8 +20,14 @@ struct RulesCommand: ParsableCommand {
             rows.sort { $0.0.id < $1.0.id }
             switch format {
             case .json:
-                let items = rows.map { ["id": $0.0.id, "severity": $0.0.severity.rawValue, "code": $0.0.code ?? "", "kind": $0.1.kindName, "module": $0.1.source, "summary": $0.0.summary] }
-                let data = try JSONSerialization.data(withJSONObject: ["rules": items, "errors": set.errors.map(\.description)], options: [.prettyPrinted, .sortedKeys])
+                let items = rows.map {
+                    [
+                        "id": $0.0.id, "severity": $0.0.severity.rawValue, "code": $0.0.code ?? "", "kind": $0.1.kindName,
+                        "module": $0.1.source, "summary": $0.0.summary,
+                    ]
+                }
+                let data = try JSONSerialization.data(
+                    withJSONObject: ["rules": items, "errors": set.errors.map(\.description)], options: [.prettyPrinted, .sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
             case .text:
                 var seen = Set<String>()
@@ -52,7 +58,9 @@ struct RulesCommand: ParsableCommand {
             let module = RuleModuleLoader.parse(String(decoding: bytes, as: UTF8.self), file: path, registry: BuiltinKinds.registry)
             for e in module.errors { print("\(e.file):\(e.line.map(String.init) ?? "?"): error: \(e.message)") }
             if !module.errors.isEmpty { throw ExitCode(1) }
-            print("\(file): \(module.rules.count) rule(s) load: \(module.rules.flatMap { $0.reported.map(\.id) }.sorted().joined(separator: ", "))")
+            print(
+                "\(file): \(module.rules.count) rule(s) load: \(module.rules.flatMap { $0.reported.map(\.id) }.sorted().joined(separator: ", "))"
+            )
             let base = RuleLocations.loadRules(extra: []).overlaid(with: module)
             var failed = 0
             for (_, example) in module.moduleExamples {

@@ -69,7 +69,8 @@ import Testing
     @Test func decodeFindsTransparentPixels() {
         let opaque = PNGReader.decode(bytes: PNGSynthesizer.encode(PNGSpec(width: 16, height: 16, color: .rgba)), key: key)
         #expect(opaque.damage == nil && !opaque.anyTransparent && opaque.minimumAlpha == 255)
-        let clear = PNGReader.decode(bytes: PNGSynthesizer.encode(PNGSpec(width: 16, height: 16, color: .rgba, transparentPixels: true)), key: key)
+        let clear = PNGReader.decode(
+            bytes: PNGSynthesizer.encode(PNGSpec(width: 16, height: 16, color: .rgba, transparentPixels: true)), key: key)
         #expect(clear.anyTransparent && clear.transparentPixels == 1 && clear.minimumAlpha == 0)
     }
 
@@ -82,7 +83,8 @@ import Testing
     }
 
     @Test func decodeExpandsPaletteTRNSAndInterlace() {
-        let palette = PNGReader.decode(bytes: PNGSynthesizer.encode(PNGSpec(width: 8, height: 8, color: .palette, transparentPixels: true)), key: key)
+        let palette = PNGReader.decode(
+            bytes: PNGSynthesizer.encode(PNGSpec(width: 8, height: 8, color: .palette, transparentPixels: true)), key: key)
         #expect(palette.damage == nil && palette.anyTransparent)
         let interlaced = PNGReader.decode(
             bytes: PNGSynthesizer.encode(PNGSpec(width: 13, height: 11, color: .rgba, interlaced: true, transparentPixels: true)), key: key)
@@ -99,7 +101,8 @@ import Testing
         // Recompute the IDAT CRC so only the zlib stream is wrong.
         let length = Int(bytes[33]) << 24 | Int(bytes[34]) << 16 | Int(bytes[35]) << 8 | Int(bytes[36])
         let crc = crc32(bytes[37..<(41 + length)])
-        bytes.replaceSubrange((41 + length)..<(45 + length), with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        bytes.replaceSubrange(
+            (41 + length)..<(45 + length), with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
         #expect(PNGReader.inspect(bytes: bytes, key: key).damage == nil)
         #expect(PNGReader.decode(bytes: bytes, key: key).damage != nil)
     }

@@ -1,8 +1,8 @@
 import Foundation
 import ProjectModel
 import RuleEngine
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ContextResolverTests {
     static let pbxproj = """
@@ -33,7 +33,8 @@ import TestSupport
     func context(_ files: [String: ExampleFile], project: String) throws -> ProjectContext {
         let tree = try TempTree(files)
         let engine = tree.engine()
-        return try #require(engine.projectContexts.first { $0.directory == project }, "projects: \(engine.projectContexts.map(\.directory))")
+        return try #require(
+            engine.projectContexts.first { $0.directory == project }, "projects: \(engine.projectContexts.map(\.directory))")
     }
 
     @Test func defaultsWhenNothingSaysOtherwise() throws {
@@ -43,28 +44,37 @@ import TestSupport
     }
 
     @Test func infoPlistIsTheThirdSource() throws {
-        let c = try context([
-            "Proj/Info.plist": Self.plist("<key>UIDeviceFamily</key><array><integer>2</integer></array><key>MinimumOSVersion</key><string>10.3</string><key>CFBundleIconName</key><string>Icons</string>")
-        ], project: "Proj")
+        let c = try context(
+            [
+                "Proj/Info.plist": Self.plist(
+                    "<key>UIDeviceFamily</key><array><integer>2</integer></array><key>MinimumOSVersion</key><string>10.3</string><key>CFBundleIconName</key><string>Icons</string>"
+                )
+            ], project: "Proj")
         #expect(c.devices == [.ipad] && c.deploymentTarget == OSVersion("10.3")! && c.appIconName == "Icons")
         #expect(c.sources["devices"] == .infoPlist && c.sources["deployment-target"] == .infoPlist && c.sources["app-icon"] == .infoPlist)
     }
 
     @Test func pbxprojBeatsInfoPlistAndPicksTheAppTarget() throws {
-        let c = try context([
-            "Proj/App.xcodeproj/project.pbxproj": .text(Self.pbxproj),
-            "Proj/App/App-Info.plist": Self.plist("<key>UIDeviceFamily</key><array><integer>1</integer><integer>2</integer></array><key>MinimumOSVersion</key><string>11.0</string>"),
-        ], project: "Proj")
+        let c = try context(
+            [
+                "Proj/App.xcodeproj/project.pbxproj": .text(Self.pbxproj),
+                "Proj/App/App-Info.plist": Self.plist(
+                    "<key>UIDeviceFamily</key><array><integer>1</integer><integer>2</integer></array><key>MinimumOSVersion</key><string>11.0</string>"
+                ),
+            ], project: "Proj")
         #expect(c.devices == [.iphone], "the application target's TARGETED_DEVICE_FAMILY, not the widget's")
         #expect(c.deploymentTarget == OSVersion(8, 0) && c.appIconName == "Brand" && c.infoPlist == "Proj/App/App-Info.plist")
         #expect(c.sources["devices"] == .pbxproj && c.sources["deployment-target"] == .pbxproj)
     }
 
     @Test func reswatchYamlBeatsEverything() throws {
-        let c = try context([
-            "Proj/App.xcodeproj/project.pbxproj": .text(Self.pbxproj),
-            "Proj/.reswatch.yaml": .text("devices: [ipad]\ndeployment-target: \"6.1\"\ndistribution: ad-hoc\napp-icon: Other\nignore: [\"Legacy/**\"]\nrules:\n  disable: [icon.legacy-slot]\n  severity: {icon.transparent: error}\n"),
-        ], project: "Proj")
+        let c = try context(
+            [
+                "Proj/App.xcodeproj/project.pbxproj": .text(Self.pbxproj),
+                "Proj/.reswatch.yaml": .text(
+                    "devices: [ipad]\ndeployment-target: \"6.1\"\ndistribution: ad-hoc\napp-icon: Other\nignore: [\"Legacy/**\"]\nrules:\n  disable: [icon.legacy-slot]\n  severity: {icon.transparent: error}\n"
+                ),
+            ], project: "Proj")
         #expect(c.devices == [.ipad] && c.deploymentTarget == OSVersion(6, 1) && c.distribution == .adHoc && c.appIconName == "Other")
         #expect(c.disabledRules == ["icon.legacy-slot"] && c.severityOverrides["icon.transparent"] == .error && c.ignore == ["Legacy/**"])
         #expect(c.sources["devices"] == .config && c.sources["distribution"] == .config)
@@ -124,7 +134,9 @@ import TestSupport
         let binary = try PropertyListSerialization.data(fromPropertyList: ["K": "v"], format: .binary, options: 0)
         let (b, bf) = try PropertyListReader.parse(Array(binary)).get()
         #expect(bf == .binary && b["K"]?.string == "v")
-        guard case .failure(.notADictionary) = PropertyListReader.parse(Array("<plist><array/></plist>".utf8)) else { Issue.record("array top"); return }
+        guard case .failure(.notADictionary) = PropertyListReader.parse(Array("<plist><array/></plist>".utf8)) else {
+            Issue.record("array top"); return
+        }
     }
 
     @Test func contentsJSONErrorsCarryTheLine() {
@@ -132,13 +144,16 @@ import TestSupport
             Issue.record("should fail"); return
         }
         #expect(e.line == 3 && e.description.contains("idiom"))
-        guard case .failure(let j) = AssetContentsReader.parse(Array("{\n\"images\": [\n,\n]}".utf8)) else { Issue.record("should fail"); return }
+        guard case .failure(let j) = AssetContentsReader.parse(Array("{\n\"images\": [\n,\n]}".utf8)) else {
+            Issue.record("should fail"); return
+        }
         #expect(j.line != nil)
         guard case .failure(.empty) = AssetContentsReader.parse([]) else { Issue.record("empty"); return }
     }
 
     @Test func contentsEntriesKnowTheirLines() throws {
-        let text = "{\n  \"images\" : [\n    {\n      \"idiom\" : \"iphone\", \"size\" : \"60x60\", \"scale\" : \"2x\"\n    },\n    { \"idiom\" : \"ipad\", \"size\" : \"83.5x83.5\", \"scale\" : \"2x\", \"appearances\" : [ { \"appearance\" : \"luminosity\", \"value\" : \"dark\" } ] }\n  ]\n}"
+        let text =
+            "{\n  \"images\" : [\n    {\n      \"idiom\" : \"iphone\", \"size\" : \"60x60\", \"scale\" : \"2x\"\n    },\n    { \"idiom\" : \"ipad\", \"size\" : \"83.5x83.5\", \"scale\" : \"2x\", \"appearances\" : [ { \"appearance\" : \"luminosity\", \"value\" : \"dark\" } ] }\n  ]\n}"
         let c = try AssetContentsReader.parse(Array(text.utf8)).get()
         #expect(c.images.map(\.line) == [3, 6])
         #expect(c.images[1].points?.width == 83.5 && c.images[1].scaleFactor == 2 && c.images[1].appearances == ["luminosity:dark"])

@@ -1,8 +1,8 @@
 import Foundation
 import RuleEngine
 import RuleKinds
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct IncrementalEngineTests {
     /// 50 app icon sets of 3 icons each (plus Contents.json) in one project.
@@ -10,7 +10,8 @@ import TestSupport
         var files: [String: ExampleFile] = ["App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n")]
         for i in 0..<50 {
             let set = "App/Assets.xcassets/Set\(i).appiconset"
-            files[set + "/Contents.json"] = .text("""
+            files[set + "/Contents.json"] = .text(
+                """
                 {"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"a.png"},
                 {"idiom":"iphone","size":"60x60","scale":"3x","filename":"b.png"},
                 {"idiom":"ios-marketing","size":"1024x1024","scale":"1x","filename":"c.png"}]}
@@ -47,7 +48,9 @@ import TestSupport
     @Test func contextChangeReRunsTheProject() throws {
         let tree = try TempTree(Self.fiftySets())
         let engine = tree.engine()
-        try tree.write(["App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\nrules: {disable: [icon.size-mismatch]}\n")])
+        try tree.write([
+            "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\nrules: {disable: [icon.size-mismatch]}\n")
+        ])
         let delta = engine.apply(changedPaths: ["App/.reswatch.yaml"])
         #expect(delta.removed.count == 50 && delta.added.isEmpty)
     }
@@ -83,10 +86,13 @@ import TestSupport
         var rng = SeededGenerator(seed: seed)
         let tree = try TempTree([
             "P/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n"),
-            "P/Assets.xcassets/AppIcon.appiconset/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\",\"filename\":\"f0.png\"}]}"),
+            "P/Assets.xcassets/AppIcon.appiconset/Contents.json": .text(
+                "{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\",\"filename\":\"f0.png\"}]}"),
         ])
         let engine = tree.engine()
-        let sets = ["P/Assets.xcassets/AppIcon.appiconset", "P/Assets.xcassets/Other.appiconset", "P/Assets.xcassets/Img.imageset", "P/Loose"]
+        let sets = [
+            "P/Assets.xcassets/AppIcon.appiconset", "P/Assets.xcassets/Other.appiconset", "P/Assets.xcassets/Img.imageset", "P/Loose",
+        ]
         for _ in 0..<120 {
             var changed: [String] = []
             for _ in 0..<Int.random(in: 1...5, using: &rng) {
@@ -96,20 +102,24 @@ import TestSupport
                 switch Int.random(in: 0..<7, using: &rng) {
                 case 0, 1:
                     let side = [1024, 120, 64, 1032].randomElement(using: &rng)!
-                    let spec = PNGSpec(width: side, height: side, color: [.rgb, .rgba, .palette, .gray].randomElement(using: &rng)!,
-                                       transparentPixels: Bool.random(using: &rng), truncateTo: Bool.random(using: &rng) ? nil : 30)
+                    let spec = PNGSpec(
+                        width: side, height: side, color: [.rgb, .rgba, .palette, .gray].randomElement(using: &rng)!,
+                        transparentPixels: Bool.random(using: &rng), truncateTo: Bool.random(using: &rng) ? nil : 30)
                     try tree.write([path: .png(spec)])
                 case 2: try? tree.remove(path)
                 case 3:
-                    let json = ["{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\",\"filename\":\"\(name)\"}]}",
-                                "{\"images\":[{\"idiom\":\"iphone\",\"size\":\"60x60\",\"scale\":\"2x\",\"filename\":\"\(name)\"}]}",
-                                "{ broken", ""].randomElement(using: &rng)!
+                    let json = [
+                        "{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\",\"filename\":\"\(name)\"}]}",
+                        "{\"images\":[{\"idiom\":\"iphone\",\"size\":\"60x60\",\"scale\":\"2x\",\"filename\":\"\(name)\"}]}",
+                        "{ broken", "",
+                    ].randomElement(using: &rng)!
                     try tree.write([dir + "/Contents.json": .text(json)])
                     changed.append(dir + "/Contents.json")
                 case 4:
                     let other = sets.randomElement(using: &rng)! + "/" + name
                     if FileManager.default.fileExists(atPath: tree.path + "/" + path) {
-                        try? FileManager.default.createDirectory(atPath: tree.path + "/" + RelativePath.parent(other), withIntermediateDirectories: true)
+                        try? FileManager.default.createDirectory(
+                            atPath: tree.path + "/" + RelativePath.parent(other), withIntermediateDirectories: true)
                         try? tree.move(path, other)
                         changed.append(other)
                     }
@@ -133,7 +143,9 @@ import TestSupport
         let cold = tree.engine()
         let a = engine.diagnostics.map { "\($0.rule) \($0.path) \($0.message)" }
         let b = cold.diagnostics.map { "\($0.rule) \($0.path) \($0.message)" }
-        #expect(a == b, "incremental differs from cold:\n only incremental: \(Set(a).subtracting(b))\n only cold: \(Set(b).subtracting(a))", sourceLocation: sourceLocation)
+        #expect(
+            a == b, "incremental differs from cold:\n only incremental: \(Set(a).subtracting(b))\n only cold: \(Set(b).subtracting(a))",
+            sourceLocation: sourceLocation)
     }
 }
 

@@ -1,14 +1,15 @@
 import Foundation
 import RuleEngine
 import RuleKinds
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RuleModuleTests {
     let registry = BuiltinKinds.registry
 
     @Test func yamlSyntaxErrorIsReportedWithFileAndLine() {
-        let set = RuleModuleLoader.parse("module: x\nrules:\n  - kind: png-properties\n    full-decode: [unclosed\n", file: "/m.yaml", registry: registry)
+        let set = RuleModuleLoader.parse(
+            "module: x\nrules:\n  - kind: png-properties\n    full-decode: [unclosed\n", file: "/m.yaml", registry: registry)
         #expect(set.rules.isEmpty)
         let e = set.errors.first
         #expect(e?.file == "/m.yaml" && e?.line != nil && e?.message.contains("YAML syntax error") == true)
@@ -34,7 +35,10 @@ import TestSupport
     }
 
     @Test func brokenModuleDoesNotStopOtherModules() throws {
-        let dir = try TempTree(["a.yaml": .text("rules: [ {kind: plist-syntax} ]\n"), "b.yaml": .text(": : :\n"), "c.yml": .text("rules:\n  - kind: png-properties\n")])
+        let dir = try TempTree([
+            "a.yaml": .text("rules: [ {kind: plist-syntax} ]\n"), "b.yaml": .text(": : :\n"),
+            "c.yml": .text("rules:\n  - kind: png-properties\n"),
+        ])
         let set = RuleModuleLoader.load(directories: [dir.path, "/nonexistent/dir"], registry: registry)
         #expect(Set(set.rules.map(\.kindName)) == ["plist-syntax", "png-properties"])
         #expect(set.errors.count == 1 && set.errors[0].file.hasSuffix("b.yaml"))
@@ -48,7 +52,8 @@ import TestSupport
     }
 
     @Test func standardDirectoriesInOrder() {
-        let dirs = RuleModuleLoader.standardDirectories(shipped: "/opt/rules", projectDirectory: "/p", extra: ["/x"], environment: ["XDG_CONFIG_HOME": "/cfg"])
+        let dirs = RuleModuleLoader.standardDirectories(
+            shipped: "/opt/rules", projectDirectory: "/p", extra: ["/x"], environment: ["XDG_CONFIG_HOME": "/cfg"])
         #expect(dirs == ["/opt/rules", "/etc/reswatch/rules.d", "/cfg/reswatch/rules.d", "/p/.reswatch/rules", "/x"])
         #expect(RuleModuleLoader.standardDirectories(shipped: nil, environment: ["HOME": "/h"])[1] == "/h/.config/reswatch/rules.d")
     }
@@ -56,7 +61,9 @@ import TestSupport
     @Test func projectModulesApplyToTheirProjectOnly() throws {
         let tree = try TempTree([
             "A/.reswatch.yaml": .text("devices: [iphone]\n"),
-            "A/.reswatch/rules/strict.yaml": .text("rules:\n  - kind: exec\n    argv: [/bin/echo, '{\"diagnostics\":[{\"rule\":\"team.a\",\"message\":\"hi\"}]}']\n    subjects: [project]\n    rules: [{id: team.a}]\n"),
+            "A/.reswatch/rules/strict.yaml": .text(
+                "rules:\n  - kind: exec\n    argv: [/bin/echo, '{\"diagnostics\":[{\"rule\":\"team.a\",\"message\":\"hi\"}]}']\n    subjects: [project]\n    rules: [{id: team.a}]\n"
+            ),
             "B/.reswatch.yaml": .text("devices: [iphone]\n"),
         ])
         let engine = tree.engine()
@@ -77,7 +84,8 @@ import TestSupport
             set + "/lace.png": .png(PNGSpec(width: 4, height: 4, interlaced: true)),
             "App/Legacy/Old.imageset/Contents.json": .text("{ broken"),
         ]
-        files["App/.reswatch.yaml"] = .text("rules:\n  disable: [image.interlaced]\n  severity: {image.not-rgb: error}\nignore: [\"Legacy/**\"]\n")
+        files["App/.reswatch.yaml"] = .text(
+            "rules:\n  disable: [image.interlaced]\n  severity: {image.not-rgb: error}\nignore: [\"Legacy/**\"]\n")
         let engine = try TempTree(files).engine()
         let d = engine.diagnostics
         #expect(!d.contains { $0.rule == "image.interlaced" })
@@ -88,8 +96,9 @@ import TestSupport
 
 @Suite struct ExecKindTests {
     func run(_ module: String) throws -> [Diagnostic] {
-        let example = RuleExample("exec", files: ["A.imageset/a.png": .png(PNGSpec(width: 4, height: 4)), "A.imageset/Contents.json": .text("{\"images\":[]}")],
-                                  passes: [], module: module)
+        let example = RuleExample(
+            "exec", files: ["A.imageset/a.png": .png(PNGSpec(width: 4, height: 4)), "A.imageset/Contents.json": .text("{\"images\":[]}")],
+            passes: [], module: module)
         return try ExampleRunner.run(example, rules: RuleSet(), registry: BuiltinKinds.registry).diagnostics
     }
 
@@ -101,7 +110,9 @@ import TestSupport
     }
 
     @Test func receivesTheSubjectAsJSONOnStdin() throws {
-        let s = try script("read line; path=$(printf '%s' \"$line\" | sed 's/.*\"path\":\"\\([^\"]*\\)\".*/\\1/'); printf '{\"diagnostics\":[{\"rule\":\"t.x\",\"message\":\"saw %s\",\"severity\":\"error\",\"line\":4}]}' \"$path\"")
+        let s = try script(
+            "read line; path=$(printf '%s' \"$line\" | sed 's/.*\"path\":\"\\([^\"]*\\)\".*/\\1/'); printf '{\"diagnostics\":[{\"rule\":\"t.x\",\"message\":\"saw %s\",\"severity\":\"error\",\"line\":4}]}' \"$path\""
+        )
         let d = try run("rules:\n  - kind: exec\n    argv: [\(s)]\n    rules: [{id: t.x, severity: warning}]\n")
         #expect(d.count == 1 && d[0].message == "saw A.imageset/a.png" && d[0].severity == .error && d[0].line == 4)
     }
@@ -126,7 +137,9 @@ import TestSupport
     @Test func moduleValidation() {
         let set = RuleModuleLoader.parse("rules:\n  - kind: exec\n    argv: [/bin/true]\n", file: "e.yaml", registry: BuiltinKinds.registry)
         #expect(set.errors.first?.message.contains("declare the ids") == true)
-        let bad = RuleModuleLoader.parse("rules:\n  - kind: exec\n    argv: [/bin/true]\n    subjects: [files]\n    rules: [{id: a}]\n", file: "e.yaml", registry: BuiltinKinds.registry)
+        let bad = RuleModuleLoader.parse(
+            "rules:\n  - kind: exec\n    argv: [/bin/true]\n    subjects: [files]\n    rules: [{id: a}]\n", file: "e.yaml",
+            registry: BuiltinKinds.registry)
         #expect(bad.errors.first?.message.contains("unknown 'files'") == true)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import RuleEngine
 import RuleKinds
-import Testing
 import TestSupport
+import Testing
 
 /// Every kind's examples behave as labelled, against the shipped modules (SwiftLint's pattern).
 @Suite struct KindExamplesTests {
@@ -12,8 +12,14 @@ import TestSupport
     func exampleBehavesAsLabelled(_ index: Int) throws {
         let (kind, example) = Self.cases[index]
         let outcome = try ExampleRunner.run(example, rules: Repo.shippedRuleSet(), registry: BuiltinKinds.registry)
-        #expect(outcome.missing.isEmpty, "\(kind): '\(example.name)' should report \(outcome.missing); got \(outcome.diagnostics.map { "\($0.rule) \($0.path): \($0.message)" })")
-        #expect(outcome.unexpected.isEmpty, "\(kind): '\(example.name)' must not report \(outcome.unexpected); got \(outcome.diagnostics.map { "\($0.rule): \($0.message)" })")
+        #expect(
+            outcome.missing.isEmpty,
+            "\(kind): '\(example.name)' should report \(outcome.missing); got \(outcome.diagnostics.map { "\($0.rule) \($0.path): \($0.message)" })"
+        )
+        #expect(
+            outcome.unexpected.isEmpty,
+            "\(kind): '\(example.name)' must not report \(outcome.unexpected); got \(outcome.diagnostics.map { "\($0.rule): \($0.message)" })"
+        )
     }
 
     @Test func everyKindHasTriggeringAndPassingExamples() {
@@ -40,7 +46,9 @@ import TestSupport
         for f in files {
             let text = try String(contentsOfFile: dir + "/" + f, encoding: .utf8)
             for line in text.split(separator: "\n") where line.contains(": RuleKind {") {
-                if let name = line.split(separator: " ").first(where: { $0.hasSuffix("Kind:") }) { declared.append(String(name.dropLast())) }
+                if let name = line.split(separator: " ").first(where: { $0.hasSuffix("Kind:") }) {
+                    declared.append(String(name.dropLast()))
+                }
             }
         }
         let registered = Set(BuiltinKinds.all.map { String(describing: $0) })
@@ -78,8 +86,10 @@ import TestSupport
     }
 
     @Test func itmsCodesMatchTheContract() throws {
-        let expected = ["image.corrupt": "ITMS-90013", "icon.marketing-missing": "ITMS-90704", "icon.marketing-alpha": "ITMS-90717",
-                        "icon.missing-required": "ITMS-90022", "plist.parse-error": "ITMS-90037", "image.16-bit": "ITMS-90682"]
+        let expected = [
+            "image.corrupt": "ITMS-90013", "icon.marketing-missing": "ITMS-90704", "icon.marketing-alpha": "ITMS-90717",
+            "icon.missing-required": "ITMS-90022", "plist.parse-error": "ITMS-90037", "image.16-bit": "ITMS-90682",
+        ]
         let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, code) in expected { #expect(shipped[id]?.code == code, "\(id)") }
     }

@@ -11,7 +11,10 @@ import Testing
         let status = try FileSystem.status(dir + "/b.txt")
         #expect(status.kind == .regular && status.size == 5)
         #expect(try FileSystem.readFile(dir + "/b.txt") == Array("hello".utf8))
-        #expect(try FileSystem.listDirectory(dir) == [DirectoryEntry(name: "b.txt", isDirectory: false), DirectoryEntry(name: "sub", isDirectory: true)])
+        #expect(
+            try FileSystem.listDirectory(dir) == [
+                DirectoryEntry(name: "b.txt", isDirectory: false), DirectoryEntry(name: "sub", isDirectory: true),
+            ])
         #expect(try FileSystem.status(dir + "/sub").kind == .directory)
     }
 

@@ -42,13 +42,21 @@ public struct AssetSetContentsKind: RuleKind {
     public static let examples: [RuleExample] = {
         let set = "App/Assets.xcassets/Logo.imageset"
         return [
-            RuleExample("a well-formed set passes", files: [set + "/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"filename\":\"a.png\"}]}"),
-                                                          set + "/a.png": .png(PNGSpec(width: 4, height: 4))], passes: rules.map(\.id)),
-            RuleExample("no Contents.json", files: [set + "/a.png": .png(PNGSpec(width: 4, height: 4))], triggers: ["catalog.contents-missing"]),
+            RuleExample(
+                "a well-formed set passes",
+                files: [
+                    set + "/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"filename\":\"a.png\"}]}"),
+                    set + "/a.png": .png(PNGSpec(width: 4, height: 4)),
+                ], passes: rules.map(\.id)),
+            RuleExample(
+                "no Contents.json", files: [set + "/a.png": .png(PNGSpec(width: 4, height: 4))], triggers: ["catalog.contents-missing"]),
             RuleExample("a 0-byte Contents.json", files: [set + "/Contents.json": .text("")], triggers: ["catalog.contents-invalid"]),
-            RuleExample("broken JSON", files: [set + "/Contents.json": .text("{\n  \"images\" : [\n    { \"idiom\" : \"universal\", }\n  ]\n")],
-                        triggers: ["catalog.contents-invalid"]),
-            RuleExample("images is not an array", files: [set + "/Contents.json": .text("{\"images\": {}}")], triggers: ["catalog.contents-invalid"]),
+            RuleExample(
+                "broken JSON", files: [set + "/Contents.json": .text("{\n  \"images\" : [\n    { \"idiom\" : \"universal\", }\n  ]\n")],
+                triggers: ["catalog.contents-invalid"]),
+            RuleExample(
+                "images is not an array", files: [set + "/Contents.json": .text("{\"images\": {}}")], triggers: ["catalog.contents-invalid"]
+            ),
         ]
     }()
 }

@@ -51,9 +51,13 @@ public struct ExecKind: RuleKind {
         for r in try p.list("rules") ?? [] {
             try r.expectOnly(["id", "severity", "summary", "fix", "code"])
             let id = try r.requiredString("id")
-            guard let sev = Severity(rawValue: try r.string("severity") ?? "warning") else { throw r.error("severity: error, warning or info") }
-            declared.append(RuleInfo(id: id, severity: sev, code: try r.string("code"), summary: try r.string("summary") ?? "",
-                                     rationale: "Team rule run by \(argv[0]).", fix: try r.string("fix") ?? ""))
+            guard let sev = Severity(rawValue: try r.string("severity") ?? "warning") else {
+                throw r.error("severity: error, warning or info")
+            }
+            declared.append(
+                RuleInfo(
+                    id: id, severity: sev, code: try r.string("code"), summary: try r.string("summary") ?? "",
+                    rationale: "Team rule run by \(argv[0]).", fix: try r.string("fix") ?? ""))
         }
         guard !declared.isEmpty else { throw p.error("exec: declare the ids the program reports under rules:") }
         self.declared = declared
@@ -78,7 +82,9 @@ public struct ExecKind: RuleKind {
                         context.report(Self.execFailed, path: subject.path, message: "\(name) reported undeclared rule id '\(item.rule)'")
                         continue
                     }
-                    context.report(info, severity: item.severity, path: item.path ?? subject.path, line: item.line, message: item.message, fix: item.fix)
+                    context.report(
+                        info, severity: item.severity, path: item.path ?? subject.path, line: item.line, message: item.message,
+                        fix: item.fix)
                 }
             }
         }
@@ -99,15 +105,22 @@ public struct ExecKind: RuleKind {
     }
 
     public static let examples: [RuleExample] = [
-        RuleExample("a program that reports a finding", files: ["App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 4, height: 4))],
-                    triggers: ["team.example"],
-                    module: "rules:\n  - kind: exec\n    argv: [/bin/echo, '{\"diagnostics\": [{\"rule\": \"team.example\", \"message\": \"seen\"}]}']\n    rules: [{id: team.example, severity: warning}]\n"),
-        RuleExample("a program that prints garbage", files: ["App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 4, height: 4))],
-                    triggers: ["rules.exec-failed"],
-                    module: "rules:\n  - kind: exec\n    argv: [/bin/echo, 'not json']\n    rules: [{id: team.example, severity: warning}]\n"),
-        RuleExample("a program that finds nothing", files: ["App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 4, height: 4))],
-                    passes: ["team.example", "rules.exec-failed"],
-                    module: "rules:\n  - kind: exec\n    argv: [/bin/echo, '{\"diagnostics\": []}']\n    rules: [{id: team.example, severity: warning}]\n"),
+        RuleExample(
+            "a program that reports a finding", files: ["App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 4, height: 4))],
+            triggers: ["team.example"],
+            module:
+                "rules:\n  - kind: exec\n    argv: [/bin/echo, '{\"diagnostics\": [{\"rule\": \"team.example\", \"message\": \"seen\"}]}']\n    rules: [{id: team.example, severity: warning}]\n"
+        ),
+        RuleExample(
+            "a program that prints garbage", files: ["App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 4, height: 4))],
+            triggers: ["rules.exec-failed"],
+            module: "rules:\n  - kind: exec\n    argv: [/bin/echo, 'not json']\n    rules: [{id: team.example, severity: warning}]\n"),
+        RuleExample(
+            "a program that finds nothing", files: ["App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 4, height: 4))],
+            passes: ["team.example", "rules.exec-failed"],
+            module:
+                "rules:\n  - kind: exec\n    argv: [/bin/echo, '{\"diagnostics\": []}']\n    rules: [{id: team.example, severity: warning}]\n"
+        ),
     ]
 }
 
@@ -129,7 +142,11 @@ struct ExecOutput {
             return .failure(ExecFailure("not JSON: \"\(preview)\""))
         }
         let list: [Any]
-        if let a = object as? [Any] { list = a } else if let d = object as? [String: Any], let a = d["diagnostics"] as? [Any] { list = a } else {
+        if let a = object as? [Any] {
+            list = a
+        } else if let d = object as? [String: Any], let a = d["diagnostics"] as? [Any] {
+            list = a
+        } else {
             return .failure(ExecFailure("expected {\"diagnostics\": [...]}"))
         }
         var out: [ExecOutput] = []
@@ -139,11 +156,15 @@ struct ExecOutput {
             }
             var severity: Severity?
             if let s = d["severity"] as? String {
-                guard let v = Severity(rawValue: s) else { return .failure(ExecFailure("diagnostics[\(i)].severity '\(s)' is not error, warning or info")) }
+                guard let v = Severity(rawValue: s) else {
+                    return .failure(ExecFailure("diagnostics[\(i)].severity '\(s)' is not error, warning or info"))
+                }
                 severity = v
             }
-            out.append(ExecOutput(rule: rule, message: message, severity: severity, path: d["path"] as? String,
-                                  line: d["line"] as? Int, fix: d["fix"] as? String))
+            out.append(
+                ExecOutput(
+                    rule: rule, message: message, severity: severity, path: d["path"] as? String,
+                    line: d["line"] as? Int, fix: d["fix"] as? String))
         }
         return .success(out)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import RuleEngine
 
 #if canImport(Glibc)
@@ -34,5 +35,3 @@ struct ExecFailure: Error, CustomStringConvertible {
     let description: String
     init(_ text: String) { description = text }
 }
-
-import Foundation

@@ -26,13 +26,19 @@ public struct AppIconReferenceKind: RuleKind {
         context.report(
             Self.setMissing, path: subject.path,
             message: "app icon set '\(name)' (from \(source)) does not exist"
-                + (near.map { "; there is '\($0)' (names are case-sensitive)" } ?? (names.isEmpty ? "; the project has no .appiconset" : "; sets found: \(names.sorted().joined(separator: ", "))")))
+                + (near.map { "; there is '\($0)' (names are case-sensitive)" }
+                    ?? (names.isEmpty ? "; the project has no .appiconset" : "; sets found: \(names.sorted().joined(separator: ", "))")))
     }
 
     public static let examples: [RuleExample] = [
-        RuleExample("the configured set exists", files: ExampleTrees.singleSize().merging(["App/.reswatch.yaml": ExampleTrees.config(extra: "app-icon: AppIcon\n")]) { _, b in b },
-                    passes: ["icon.set-missing"]),
-        RuleExample("app-icon names no set", files: ExampleTrees.singleSize().merging(["App/.reswatch.yaml": ExampleTrees.config(extra: "app-icon: Brand\n")]) { _, b in b },
-                    triggers: ["icon.set-missing"]),
+        RuleExample(
+            "the configured set exists",
+            files: ExampleTrees.singleSize().merging(["App/.reswatch.yaml": ExampleTrees.config(extra: "app-icon: AppIcon\n")]) { _, b in b
+            },
+            passes: ["icon.set-missing"]),
+        RuleExample(
+            "app-icon names no set",
+            files: ExampleTrees.singleSize().merging(["App/.reswatch.yaml": ExampleTrees.config(extra: "app-icon: Brand\n")]) { _, b in b },
+            triggers: ["icon.set-missing"]),
     ]
 }

@@ -7,51 +7,75 @@ extension AppIconSetKind {
         return [
             RuleExample("a complete iPhone set passes", files: T.iphoneAllSizes(), passes: rules.map(\.id)),
             RuleExample("a good single-size 1024 set passes", files: T.singleSize(), passes: rules.map(\.id)),
-            RuleExample("121x120 in the 60@2x slot", files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": .png(PNGSpec(width: 121, height: 120))]),
-                        triggers: ["icon.size-mismatch"]),
-            RuleExample("a 1032x1034 App Store icon", files: T.singleSize(.png(PNGSpec(width: 1032, height: 1034))), triggers: ["icon.size-mismatch"]),
-            RuleExample("no 60@2x iPhone icon", files: [
-                "App/.reswatch.yaml": T.config(),
-                set + "/Contents.json": T.contents([("iphone", "60x60", "3x", "a.png"), ("ios-marketing", "1024x1024", "1x", "m.png")]),
-                set + "/a.png": T.png(180), set + "/m.png": T.png(1024),
-            ], triggers: ["icon.missing-required", "icon.missing-recommended"]),
-            RuleExample("iPad app without 83.5@2x", files: [
-                "App/.reswatch.yaml": T.config(devices: "[ipad]"),
-                set + "/Contents.json": T.contents([("ipad", "76x76", "2x", "a.png"), ("ios-marketing", "1024x1024", "1x", "m.png")]),
-                set + "/a.png": T.png(152), set + "/m.png": T.png(1024),
-            ], triggers: ["icon.missing-required"]),
-            RuleExample("no App Store icon", files: [
-                "App/.reswatch.yaml": T.config(),
-                set + "/Contents.json": T.contents([("iphone", "60x60", "2x", "a.png")]), set + "/a.png": T.png(120),
-            ], triggers: ["icon.marketing-missing"]),
+            RuleExample(
+                "121x120 in the 60@2x slot",
+                files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": .png(PNGSpec(width: 121, height: 120))]),
+                triggers: ["icon.size-mismatch"]),
+            RuleExample(
+                "a 1032x1034 App Store icon", files: T.singleSize(.png(PNGSpec(width: 1032, height: 1034))),
+                triggers: ["icon.size-mismatch"]),
+            RuleExample(
+                "no 60@2x iPhone icon",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    set + "/Contents.json": T.contents([("iphone", "60x60", "3x", "a.png"), ("ios-marketing", "1024x1024", "1x", "m.png")]),
+                    set + "/a.png": T.png(180), set + "/m.png": T.png(1024),
+                ], triggers: ["icon.missing-required", "icon.missing-recommended"]),
+            RuleExample(
+                "iPad app without 83.5@2x",
+                files: [
+                    "App/.reswatch.yaml": T.config(devices: "[ipad]"),
+                    set + "/Contents.json": T.contents([("ipad", "76x76", "2x", "a.png"), ("ios-marketing", "1024x1024", "1x", "m.png")]),
+                    set + "/a.png": T.png(152), set + "/m.png": T.png(1024),
+                ], triggers: ["icon.missing-required"]),
+            RuleExample(
+                "no App Store icon",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    set + "/Contents.json": T.contents([("iphone", "60x60", "2x", "a.png")]), set + "/a.png": T.png(120),
+                ], triggers: ["icon.marketing-missing"]),
             RuleExample("opaque RGBA App Store icon", files: T.singleSize(T.png(1024, .rgba)), triggers: ["icon.marketing-alpha"]),
-            RuleExample("palette + tRNS App Store icon", files: T.singleSize(.png(PNGSpec(width: 1024, height: 1024, color: .palette, trns: true))),
-                        triggers: ["icon.marketing-alpha"]),
-            RuleExample("transparent pixels in a home-screen icon", files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": T.png(120, .rgba, transparent: true)]),
-                        triggers: ["icon.transparent"]),
-            RuleExample("opaque RGBA home-screen icon passes icon.transparent", files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": T.png(120, .rgba)]),
-                        passes: ["icon.transparent"]),
-            RuleExample("Contents.json names a missing file", files: T.singleSize().filter { !$0.key.hasSuffix("icon.png") },
-                        triggers: ["icon.file-missing"]),
-            RuleExample("a file no entry names", files: T.singleSize().merging([set + "/extra.png": T.png(1024)]) { a, _ in a },
-                        triggers: ["icon.unassigned"]),
-            RuleExample("an entry with an impossible slot", files: [
-                "App/.reswatch.yaml": T.config(),
-                set + "/Contents.json": T.contents([("universal", "1024x1024", nil, "icon.png"), ("iphone", "61x61", "2x", nil)]),
-                set + "/icon.png": T.png(1024),
-            ], triggers: ["icon.unassigned"]),
-            RuleExample("two entries for one slot", files: [
-                "App/.reswatch.yaml": T.config(),
-                set + "/Contents.json": T.contents([("universal", "1024x1024", nil, "icon.png"), ("universal", "1024x1024", nil, nil)]),
-                set + "/icon.png": T.png(1024),
-            ], triggers: ["icon.duplicate-slot"]),
-            RuleExample("a 57 pt slot with deployment target 15", files: T.iphoneAllSizes(override: [
-                set + "/Contents.json": T.contents([
-                    ("iphone", "57x57", "1x", "old.png"), ("iphone", "60x60", "2x", "a.png"), ("ios-marketing", "1024x1024", "1x", "m.png"),
-                ]),
-            ]).merging([set + "/old.png": T.png(57), set + "/a.png": T.png(120), set + "/m.png": T.png(1024)]) { _, b in b }
-                .filter { !$0.key.contains("iphone-") },
-                        triggers: ["icon.legacy-slot"]),
+            RuleExample(
+                "palette + tRNS App Store icon", files: T.singleSize(.png(PNGSpec(width: 1024, height: 1024, color: .palette, trns: true))),
+                triggers: ["icon.marketing-alpha"]),
+            RuleExample(
+                "transparent pixels in a home-screen icon",
+                files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": T.png(120, .rgba, transparent: true)]),
+                triggers: ["icon.transparent"]),
+            RuleExample(
+                "opaque RGBA home-screen icon passes icon.transparent",
+                files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": T.png(120, .rgba)]),
+                passes: ["icon.transparent"]),
+            RuleExample(
+                "Contents.json names a missing file", files: T.singleSize().filter { !$0.key.hasSuffix("icon.png") },
+                triggers: ["icon.file-missing"]),
+            RuleExample(
+                "a file no entry names", files: T.singleSize().merging([set + "/extra.png": T.png(1024)]) { a, _ in a },
+                triggers: ["icon.unassigned"]),
+            RuleExample(
+                "an entry with an impossible slot",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    set + "/Contents.json": T.contents([("universal", "1024x1024", nil, "icon.png"), ("iphone", "61x61", "2x", nil)]),
+                    set + "/icon.png": T.png(1024),
+                ], triggers: ["icon.unassigned"]),
+            RuleExample(
+                "two entries for one slot",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    set + "/Contents.json": T.contents([("universal", "1024x1024", nil, "icon.png"), ("universal", "1024x1024", nil, nil)]),
+                    set + "/icon.png": T.png(1024),
+                ], triggers: ["icon.duplicate-slot"]),
+            RuleExample(
+                "a 57 pt slot with deployment target 15",
+                files: T.iphoneAllSizes(override: [
+                    set + "/Contents.json": T.contents([
+                        ("iphone", "57x57", "1x", "old.png"), ("iphone", "60x60", "2x", "a.png"),
+                        ("ios-marketing", "1024x1024", "1x", "m.png"),
+                    ])
+                ]).merging([set + "/old.png": T.png(57), set + "/a.png": T.png(120), set + "/m.png": T.png(1024)]) { _, b in b }
+                    .filter { !$0.key.contains("iphone-") },
+                triggers: ["icon.legacy-slot"]),
         ]
     }()
 }

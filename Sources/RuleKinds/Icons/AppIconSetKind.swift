@@ -19,7 +19,8 @@ public struct AppIconSetKind: RuleKind {
     public static let missingRecommended = RuleInfo(
         id: "icon.missing-recommended", severity: .warning,
         summary: "An \"Optional but recommended\" slot of an all-sizes set is empty.",
-        rationale: "QA1686: \"It is strongly recommended that your application include artwork for all the icons listed\"; iOS otherwise scales another icon.",
+        rationale:
+            "QA1686: \"It is strongly recommended that your application include artwork for all the icons listed\"; iOS otherwise scales another icon.",
         fix: "Add the listed size, or disable the rule in .reswatch.yaml if the scaled icon is acceptable.")
     public static let marketingMissing = RuleInfo(
         id: "icon.marketing-missing", severity: .error, code: "ITMS-90704",
@@ -30,11 +31,14 @@ public struct AppIconSetKind: RuleKind {
         id: "icon.marketing-alpha", severity: .error, code: "ITMS-90717",
         summary: "The 1024 App Store icon has an alpha channel (colour type 4/6 or tRNS), even if every pixel is opaque.",
         rationale: "App Store Connect: \"The App Store Icon … can't be transparent nor contain an alpha channel\" (ITMS-90717).",
-        fix: "Flatten onto an opaque background and save as RGB without alpha (e.g. `convert in.png -background white -alpha remove -alpha off out.png`).")
+        fix:
+            "Flatten onto an opaque background and save as RGB without alpha (e.g. `convert in.png -background white -alpha remove -alpha off out.png`)."
+    )
     public static let transparent = RuleInfo(
         id: "icon.transparent", severity: .warning,
         summary: "An app icon (other than the App Store icon) has actually transparent pixels.",
-        rationale: "QA1686 (seed 000): \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black.",
+        rationale:
+            "QA1686 (seed 000): \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black.",
         fix: "Fill transparent areas with a solid colour and save without alpha.")
     public static let fileMissing = RuleInfo(
         id: "icon.file-missing", severity: .error, summary: "Contents.json names a file that is not in the set folder.",
@@ -125,8 +129,11 @@ public struct AppIconSetKind: RuleKind {
             let slotName = slot?.description ?? "\(idiom) \(entry.size ?? "?")@\(entry.scale ?? "1x")"
 
             // Duplicate entries.
-            let dupKey = [idiom, entry.size ?? "", entry.scale ?? "", entry.platform ?? "", entry.appearanceKey, entry.role ?? "", entry.subtype ?? ""]
-                .joined(separator: "|")
+            let dupKey = [
+                idiom, entry.size ?? "", entry.scale ?? "", entry.platform ?? "", entry.appearanceKey, entry.role ?? "",
+                entry.subtype ?? "",
+            ]
+            .joined(separator: "|")
             if let first = seen[dupKey] {
                 context.report(
                     Self.duplicateSlot, path: RelativePath.join(subject.path, "Contents.json"), line: entry.line,
@@ -175,7 +182,9 @@ public struct AppIconSetKind: RuleKind {
             if target >= OSVersion(7, 0), table.isLegacy(slot, target: target) {
                 context.report(
                     Self.legacySlot, path: filePath,
-                    message: "\(slotName) only applies below iOS \(table.legacySlots.first { $0.slot == slot }!.below); the deployment target is \(target)")
+                    message:
+                        "\(slotName) only applies below iOS \(table.legacySlots.first { $0.slot == slot }!.below); the deployment target is \(target)"
+                )
             }
             guard noAppearance, header.hasAlpha, !header.isCgBI else { continue }
             if isMarketing {
@@ -184,26 +193,33 @@ public struct AppIconSetKind: RuleKind {
                 if case .success(let px) = context.pixels(filePath), px.damage == nil {
                     detail = px.anyTransparent ? ", \(px.transparentPixels) transparent pixels" : ", although every pixel is opaque"
                 }
-                context.report(Self.marketingAlpha, path: filePath, message: "App Store icon \(filename) has an alpha channel (\(how)\(detail))")
+                context.report(
+                    Self.marketingAlpha, path: filePath, message: "App Store icon \(filename) has an alpha channel (\(how)\(detail))")
             } else if ["iphone", "ipad"].contains(idiom) || iosUniversal,
                 case .success(let px) = context.pixels(filePath), px.damage == nil, px.anyTransparent
             {
                 context.report(
                     Self.transparent, path: filePath,
-                    message: "app icon \(filename) has \(px.transparentPixels) transparent pixel\(px.transparentPixels == 1 ? "" : "s") (\(slotName))")
+                    message:
+                        "app icon \(filename) has \(px.transparentPixels) transparent pixel\(px.transparentPixels == 1 ? "" : "s") (\(slotName))"
+                )
             }
         }
 
         // Files in the folder that no entry names.
         for name in present.sorted() where name != "Contents.json" && !name.hasPrefix(".") && !referenced.contains(name) {
-            context.report(Self.unassigned, path: RelativePath.join(subject.path, name), message: "\(name) is in \(setName) but Contents.json does not assign it to a slot")
+            context.report(
+                Self.unassigned, path: RelativePath.join(subject.path, name),
+                message: "\(name) is in \(setName) but Contents.json does not assign it to a slot")
         }
 
         // Requirements apply to the app's own icon set.
         let primary = context.project.appIconName ?? "AppIcon"
         guard String(setName.dropLast(".appiconset".count)) == primary, isIOSSet || contents.images.isEmpty else { return }
         if !marketingFilled {
-            context.report(Self.marketingMissing, path: subject.path, message: "app icon set \(setName) has no 1024x1024 App Store icon (ios-marketing)")
+            context.report(
+                Self.marketingMissing, path: subject.path,
+                message: "app icon set \(setName) has no 1024x1024 App Store icon (ios-marketing)")
         }
         if singleSize { return }
         checkTable(subject: subject, filled: filled, context: context)
@@ -238,15 +254,20 @@ public struct AppIconSetKind: RuleKind {
                     guard requiredSlots.insert(key).inserted else { continue }
                     let code = row.code ?? Self.missingRequired.code
                     context.report(
-                        RuleInfo(id: Self.missingRequired.id, severity: .error, code: code, summary: Self.missingRequired.summary,
-                                 rationale: Self.missingRequired.rationale, fix: Self.missingRequired.fix),
+                        RuleInfo(
+                            id: Self.missingRequired.id, severity: .error, code: code, summary: Self.missingRequired.summary,
+                            rationale: Self.missingRequired.rationale, fix: Self.missingRequired.fix),
                         path: subject.path,
-                        message: "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (required for \(tableLabel) apps, deployment target \(target))")
+                        message:
+                            "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (required for \(tableLabel) apps, deployment target \(target))"
+                    )
                 } else {
                     guard !requiredSlots.contains(key), reported.insert(key).inserted else { continue }
                     context.report(
                         Self.missingRecommended, path: subject.path,
-                        message: "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (optional but recommended)")
+                        message:
+                            "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (optional but recommended)"
+                    )
                 }
             }
         }
@@ -257,7 +278,8 @@ public struct AppIconSetKind: RuleKind {
         guard case .success(let entries) = context.list(dir) else { return false }
         if entries.contains(where: { $0.name == "Settings.bundle" }) { return true }
         for e in entries where e.isDirectory {
-            if case .success(let sub) = context.list(RelativePath.join(dir, e.name)), sub.contains(where: { $0.name == "Settings.bundle" }) {
+            if case .success(let sub) = context.list(RelativePath.join(dir, e.name)), sub.contains(where: { $0.name == "Settings.bundle" })
+            {
                 return true
             }
         }

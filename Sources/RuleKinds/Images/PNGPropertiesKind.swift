@@ -17,24 +17,30 @@ public struct PNGPropertiesKind: RuleKind {
         fix: "Re-export the image from its source; check that the commit did not cut the file (git LFS, line-ending filters).")
     public static let cgbi = RuleInfo(
         id: "image.cgbi", severity: .error, summary: "An Apple CgBI (Xcode-crushed) PNG committed to the source tree.",
-        rationale: "CgBI files are Xcode build output (premultiplied BGRA, raw deflate); other tools cannot read them and Xcode crushes them again.",
+        rationale:
+            "CgBI files are Xcode build output (premultiplied BGRA, raw deflate); other tools cannot read them and Xcode crushes them again.",
         fix: "Replace the file with the original PNG (the designer's export), not one copied out of a built .app.")
     public static let interlaced = RuleInfo(
         id: "image.interlaced", severity: .warning, summary: "An Adam7-interlaced PNG.",
-        rationale: "Apple's guides (seed 002/004): \"avoid using interlaced PNGs\"; they decode slower and some iOS versions render them wrongly.",
+        rationale:
+            "Apple's guides (seed 002/004): \"avoid using interlaced PNGs\"; they decode slower and some iOS versions render them wrongly.",
         fix: "Re-save without interlacing (e.g. `convert in.png -interlace none out.png`).")
     public static let notRGB = RuleInfo(
-        id: "image.not-rgb", severity: .error, summary: "A grayscale PNG (colour type 0 or 4): an error for app icons, a warning otherwise.",
-        rationale: "QA1686 (seed 000): images not in the RGB colour model \"may appear correctly in Xcode but will fail to load on the device\".",
+        id: "image.not-rgb", severity: .error,
+        summary: "A grayscale PNG (colour type 0 or 4): an error for app icons, a warning otherwise.",
+        rationale:
+            "QA1686 (seed 000): images not in the RGB colour model \"may appear correctly in Xcode but will fail to load on the device\".",
         fix: "Convert to RGB (e.g. `convert in.png -type TrueColor out.png`).")
     public static let indexed = RuleInfo(
         id: "image.indexed", severity: .warning, summary: "A palette (colour type 3) PNG used as an app icon.",
-        rationale: "Palette icons are legal in asset catalogs but lose colour depth and were behind blank-icon reports; app icons should be RGB.",
+        rationale:
+            "Palette icons are legal in asset catalogs but lose colour depth and were behind blank-icon reports; app icons should be RGB.",
         fix: "Export the icon as 24-bit RGB (no palette quantisation such as pngquant's -fs8 output).")
     public static let sixteenBit = RuleInfo(
         id: "image.16-bit", severity: .warning, code: "ITMS-90682",
         summary: "A 16-bit-per-channel PNG: a warning; an error when the deployment target is 9.3 or lower.",
-        rationale: "App Store Connect rejects 16-bit images for apps that deploy to iOS 9.3 or earlier (ITMS-90682); later, they only waste space.",
+        rationale:
+            "App Store Connect rejects 16-bit images for apps that deploy to iOS 9.3 or earlier (ITMS-90682); later, they only waste space.",
         fix: "Convert to 8 bits per channel (e.g. `convert in.png -depth 8 out.png`).")
 
     public static let rules = [notPNG, corrupt, cgbi, interlaced, notRGB, indexed, sixteenBit]
@@ -57,7 +63,8 @@ public struct PNGPropertiesKind: RuleKind {
         case .success(let f): facts = f
         }
         guard facts.kind == .png else {
-            context.report(Self.notPNG, path: path, message: "\(RelativePath.name(path)) is not a PNG: its content is \(article(facts.kind))")
+            context.report(
+                Self.notPNG, path: path, message: "\(RelativePath.name(path)) is not a PNG: its content is \(article(facts.kind))")
             return
         }
         guard let header = facts.header else {
@@ -70,7 +77,8 @@ public struct PNGPropertiesKind: RuleKind {
             context.report(Self.corrupt, path: path, message: "PNG does not decode: \(damage)")
         }
         if header.isCgBI {
-            context.report(Self.cgbi, path: path, message: "\(RelativePath.name(path)) is an Apple CgBI (Xcode-crushed) PNG, not the source image")
+            context.report(
+                Self.cgbi, path: path, message: "\(RelativePath.name(path)) is an Apple CgBI (Xcode-crushed) PNG, not the source image")
         }
         if header.interlaced {
             context.report(Self.interlaced, path: path, message: "PNG is Adam7-interlaced")
@@ -82,7 +90,9 @@ public struct PNGPropertiesKind: RuleKind {
                 message: "PNG is \(color.name), not RGB" + (icon ? " (app icons must be RGB)" : ""))
         }
         if icon, header.colorType == .palette {
-            context.report(Self.indexed, path: path, message: "app icon is a palette (indexed) PNG" + (header.hasTransparencyChunk ? " with tRNS" : ""))
+            context.report(
+                Self.indexed, path: path, message: "app icon is a palette (indexed) PNG" + (header.hasTransparencyChunk ? " with tRNS" : "")
+            )
         }
         if header.bitDepth == 16 {
             let old = context.project.deploymentTarget <= OSVersion(9, 3)
@@ -105,26 +115,35 @@ public struct PNGPropertiesKind: RuleKind {
         let set = "App/Assets.xcassets/Sample.imageset/"
         let icon = "App/Assets.xcassets/AppIcon.appiconset/"
         return [
-            RuleExample("a plain RGB PNG passes", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10))],
-                        passes: rules.map(\.id)),
-            RuleExample("a JPEG named .png", files: [set + "a.png": .bytes([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46])],
-                        triggers: ["image.not-png"]),
+            RuleExample(
+                "a plain RGB PNG passes", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10))],
+                passes: rules.map(\.id)),
+            RuleExample(
+                "a JPEG named .png", files: [set + "a.png": .bytes([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46])],
+                triggers: ["image.not-png"]),
             RuleExample("an empty .png", files: [set + "a.png": .bytes([])], triggers: ["image.not-png"]),
-            RuleExample("a truncated PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, truncateTo: 50))],
-                        triggers: ["image.corrupt"]),
-            RuleExample("a PNG with a bad CRC", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, badCRC: true))],
-                        triggers: ["image.corrupt"]),
+            RuleExample(
+                "a truncated PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, truncateTo: 50))],
+                triggers: ["image.corrupt"]),
+            RuleExample(
+                "a PNG with a bad CRC", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, badCRC: true))],
+                triggers: ["image.corrupt"]),
             RuleExample("a CgBI PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, cgbi: true))], triggers: ["image.cgbi"]),
-            RuleExample("an interlaced PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, interlaced: true))],
-                        triggers: ["image.interlaced"]),
-            RuleExample("a grayscale PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, color: .gray))],
-                        triggers: ["image.not-rgb"]),
-            RuleExample("a palette app icon", files: [icon + "Icon-60@2x.png": .png(PNGSpec(width: 120, height: 120, color: .palette))],
-                        triggers: ["image.indexed"]),
-            RuleExample("a palette image outside app icons passes", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, color: .palette))],
-                        passes: ["image.indexed"]),
-            RuleExample("a 16-bit PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, bitDepth: 16))],
-                        triggers: ["image.16-bit"]),
+            RuleExample(
+                "an interlaced PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, interlaced: true))],
+                triggers: ["image.interlaced"]),
+            RuleExample(
+                "a grayscale PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, color: .gray))],
+                triggers: ["image.not-rgb"]),
+            RuleExample(
+                "a palette app icon", files: [icon + "Icon-60@2x.png": .png(PNGSpec(width: 120, height: 120, color: .palette))],
+                triggers: ["image.indexed"]),
+            RuleExample(
+                "a palette image outside app icons passes", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, color: .palette))],
+                passes: ["image.indexed"]),
+            RuleExample(
+                "a 16-bit PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, bitDepth: 16))],
+                triggers: ["image.16-bit"]),
         ]
     }()
 }

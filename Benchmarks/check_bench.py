@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Cold `reswatch check` on 10,000 icon PNGs in 1,000 asset sets, beside `find` and `pngcheck -q`.
+
+Usage: python3 Benchmarks/check_bench.py [--sets N] [--runs N] [--tree DIR]
+Prints the median of N runs of each command (page cache warm for all: each tool gets one unmeasured
+warm-up run). Needs a release build (.build/release/reswatch) and pngcheck.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from pngwrite import png  # noqa: E402
+
+SLOTS = [("iphone", "20x20", 2), ("iphone", "20x20", 3), ("iphone", "29x29", 2), ("iphone", "29x29", 3),
+         ("iphone", "40x40", 2), ("iphone", "40x40", 3), ("iphone", "60x60", 2), ("iphone", "60x60", 3),
+         ("ipad", "83.5x83.5", 2), ("ios-marketing", "1024x1024", 1)]
+
+
+def generate(tree: str, sets: int) -> list:
+    marker = os.path.join(tree, f".generated-{sets}")
+    files = []
+    if os.path.exists(marker):
+        for root, _, names in os.walk(tree):
+            files += [os.path.join(root, n) for n in names if n.endswith(".png")]
+        return sorted(files)
+    os.makedirs(tree, exist_ok=True)
+    with open(os.path.join(tree, ".reswatch.yaml"), "w") as f:
+        f.write("devices: [iphone]\ndeployment-target: \"15.0\"\n")
+    cache = {}
+    for i in range(sets):
+        d = os.path.join(tree, f"Module{i // 100}", "Assets.xcassets", f"Icon{i}.appiconset")
+        os.makedirs(d, exist_ok=True)
+        images = []
+        for idiom, size, scale in SLOTS:
+            px = int(round(float(size.split("x")[0]) * scale))
+            name = f"{idiom}-{size}@{scale}x.png"
+            images.append({"idiom": idiom, "size": size, "scale": f"{scale}x", "filename": name})
+            if px not in cache:
+                cache[px] = png(px, px)
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(cache[px])
+            files.append(os.path.join(d, name))
+        with open(os.path.join(d, "Contents.json"), "w") as f:
+            json.dump({"images": images, "info": {"author": "xcode", "version": 1}}, f, indent=2)
+    open(marker, "w").close()
+    return sorted(files)
+
+
+def timed(cmd, runs, stdin=None, ok=(0,)):
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, input=stdin)  # warm-up
+    samples = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, input=stdin)
+        samples.append(time.perf_counter() - t)
+        if r.returncode not in ok:
+            sys.exit(f"{cmd[0]} failed ({r.returncode}): {r.stderr.decode()[:300]}")
+    return statistics.median(samples), min(samples), max(samples)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sets", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--tree", default="/tmp/reswatch-bench/check-tree")
+    ap.add_argument("--binary", default=".build/release/reswatch")
+    a = ap.parse_args()
+    if not os.path.exists(a.binary):
+        sys.exit(f"{a.binary} missing: run 'swift build -c release' (make bench does)")
+    files = generate(a.tree, a.sets)
+    total = sum(1 for _, _, n in os.walk(a.tree) for _ in n)
+    print(f"tree: {a.tree}: {a.sets} asset sets, {len(files)} PNGs, {total} files")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; median of {a.runs} runs (warm cache)\n")
+    rows = [
+        ("find TREE -type f", ["find", a.tree, "-type", "f"], None, (0,)),
+        ("cat every PNG (read floor)", ["xargs", "-0", "cat"], "\0".join(files).encode(), (0,)),
+        ("pngcheck -q (all PNGs)", ["xargs", "-0", "pngcheck", "-q"], "\0".join(files).encode(), (0, 1, 123)),
+        ("reswatch check --format json", [a.binary, "check", "--format", "json", a.tree], None, (0, 1)),
+    ]
+    results = {}
+    print(f"{'command':34} {'median':>9} {'min':>9} {'max':>9}")
+    for label, cmd, stdin, ok in rows:
+        med, lo, hi = timed(cmd, a.runs, stdin, ok)
+        results[label] = med
+        print(f"{label:34} {med * 1000:8.1f}ms {lo * 1000:8.1f}ms {hi * 1000:8.1f}ms")
+    r = results["reswatch check --format json"]
+    print(f"\nreswatch / find     = {r / results['find TREE -type f']:.2f}x  (goal <= 2x)")
+    print(f"reswatch / pngcheck = {r / results['pngcheck -q (all PNGs)']:.2f}x  (goal < 1x)")
+    print(f"reswatch / cat      = {r / results['cat every PNG (read floor)']:.2f}x  (reading every file is the floor for a validator)")
+
+
+if __name__ == "__main__":
+    main()
