@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "TestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds"], path: "Tests/TestSupport"),
     ],

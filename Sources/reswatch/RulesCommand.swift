@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import Reporting
 import RuleEngine
 import RuleKinds
 
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules", abstract: "Lists rules, or validates a rule module.",
-        subcommands: [List.self, Check.self])
+        subcommands: [List.self, Check.self, Docs.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Lists every rule id with its severity, code and source module.")
@@ -40,6 +41,15 @@ struct RulesCommand: ParsableCommand {
                 for e in set.errors { FileHandle.standardError.write(Data("\(e)\n".utf8)) }
             }
             if !set.errors.isEmpty { throw ExitCode(2) }
+        }
+    }
+
+    struct Docs: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Prints docs/rules.md, generated from the rule kinds and shipped modules.")
+
+        func run() throws {
+            print(RuleDocs.markdown(rules: RuleLocations.loadRules(extra: []), kinds: BuiltinKinds.all))
         }
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Reporting
 import RuleEngine
+import RuleKinds
+import TestSupport
 import Testing
 
 @Suite struct ReportTests {
@@ -30,5 +32,14 @@ import Testing
         let b = Diagnostic(rule: "a", severity: .info, root: "/r", project: "", path: "a", line: 10, message: "")
         let c = Diagnostic(rule: "a", severity: .info, root: "/r", project: "", path: "b", message: "")
         #expect([c, b, a].sorted(by: Diagnostic.stableOrder) == [a, b, c])
+    }
+}
+
+@Suite struct RuleDocsTests {
+    /// docs/rules.md is generated; regenerate with `.build/debug/reswatch rules docs > docs/rules.md`.
+    @Test func docsRulesMdIsUpToDate() throws {
+        let generated = RuleDocs.markdown(rules: Repo.shippedRuleSet(), kinds: BuiltinKinds.all) + "\n"
+        let committed = try String(contentsOfFile: Repo.root + "/docs/rules.md", encoding: .utf8)
+        #expect(committed == generated, "docs/rules.md is out of date: run `.build/debug/reswatch rules docs > docs/rules.md`")
     }
 }
