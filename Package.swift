@@ -11,6 +11,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // libinotifytools ships no pkg-config file: the module map names the headers and the library.
@@ -32,12 +34,36 @@ let package = Package(
         ),
         .target(name: "RuleKinds", dependencies: ["RuleEngine", "ImageFacts", "ProjectModel"]),
         .target(name: "Reporting", dependencies: ["RuleEngine"]),
+        // Only the watcher imports libinotifytools; all its calls happen on one thread.
+        .target(name: "Watcher", dependencies: ["CInotifyTools", "SystemCalls"]),
+        // JSON-RPC messages shared by the daemon's server and the command-line clients.
+        .target(name: "ReswatchProtocol", dependencies: ["RuleEngine"]),
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "RuleEngine", "RuleKinds", "Watcher", "ReswatchProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "SocketServer",
+            dependencies: [
+                "Daemon", "ReswatchProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "reswatch",
             dependencies: [
-                "RuleEngine", "RuleKinds", "Reporting",
+                "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
@@ -47,6 +73,8 @@ let package = Package(
         .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,12 @@ public struct DiagnosticDelta: Sendable {
     /// Rule evaluations run to produce it.
     public var evaluationsRun = 0
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty }
+
+    public init(added: [Diagnostic] = [], removed: [Diagnostic] = [], evaluationsRun: Int = 0) {
+        self.added = added
+        self.removed = removed
+        self.evaluationsRun = evaluationsRun
+    }
 }
 
 /// The incremental validation engine for one watched root. Each rule evaluation on a subject records

@@ -30,9 +30,16 @@ public struct ResourceTree: Sendable {
         return .failure(SystemError(call: "opendir", path: absolute(directory), errno: 2))
     }
 
+    /// Files the daemon writes to prove a `sync` (never resources).
+    public static let cookiePrefix = ".reswatch-cookie-"
+
     /// True when any component of the path is an excluded name.
     public func isExcluded(_ path: String) -> Bool {
-        path.split(separator: "/").contains { excludes.contains(String($0)) }
+        path.split(separator: "/").contains { isExcludedName(String($0)) }
+    }
+
+    public func isExcludedName(_ name: String) -> Bool {
+        excludes.contains(name) || name.hasPrefix(Self.cookiePrefix)
     }
 
     /// What changed in the index after a refresh.
@@ -122,7 +129,7 @@ public struct ResourceTree: Sendable {
     private mutating func scanDirectory(_ dir: String, into change: inout Change) {
         let entries: [DirectoryEntry]
         do {
-            entries = try FileSystem.listDirectory(absolute(dir)).filter { !excludes.contains($0.name) }
+            entries = try FileSystem.listDirectory(absolute(dir)).filter { !isExcludedName($0.name) }
         } catch {
             unreadable[dir] = error
             directories[dir] = nil
@@ -154,7 +161,7 @@ public struct ResourceTree: Sendable {
         let old = Set(directories[dir]?.map(\.name) ?? [])
         let fresh: [DirectoryEntry]
         do {
-            fresh = try FileSystem.listDirectory(absolute(dir)).filter { !excludes.contains($0.name) }
+            fresh = try FileSystem.listDirectory(absolute(dir)).filter { !isExcludedName($0.name) }
         } catch {
             if unreadable[dir] == nil {
                 for name in old { remove(RelativePath.join(dir, name), into: &change) }

@@ -2,24 +2,31 @@ import ArgumentParser
 import Foundation
 
 @main
-struct Reswatch: ParsableCommand {
+struct Reswatch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reswatch",
         abstract: "Validates iOS app resources (icons, launch images, Info.plist, asset catalogs) on Linux.",
         discussion: """
             Rule ids, severities and ITMS codes follow Apple's icon and launch-image tables; see docs/rules.md.
             Exit status: 0 no errors, 1 errors found, 2 could not run as asked (bad arguments, unreadable path,
-            a rule module that fails to load).
+            a rule module that fails to load, no daemon answering).
             """,
         version: ReswatchVersion.string,
-        subcommands: [CheckCommand.self, RulesCommand.self]
+        subcommands: [
+            CheckCommand.self, DaemonCommand.self, StatusCommand.self, DiagnosticsCommand.self, SubscribeCommand.self,
+            SyncCommand.self, WatchCommand.self, RecheckCommand.self, ShutdownCommand.self, RulesCommand.self,
+        ]
     )
 
     /// Like ArgumentParser's main, but usage errors exit 2 (the documented status), not 64.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
@@ -32,5 +39,5 @@ struct Reswatch: ParsableCommand {
 }
 
 enum ReswatchVersion {
-    static let string = "0.1.0"
+    static let string = "0.2.0"
 }

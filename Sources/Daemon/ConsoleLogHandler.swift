@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+
+/// stderr for people. Under journald (`JOURNAL_STREAM` set) each line starts with its syslog
+/// priority (`<3>` error … `<7>` debug) so the journal keeps the level.
+public struct ConsoleLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+    let journald: Bool
+    let label: String
+
+    public init(label: String, level: Logger.Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.label = label
+        logLevel = level
+        journald = environment["JOURNAL_STREAM"].map { !$0.isEmpty } ?? false
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { _, b in b }
+        let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let line: String
+        if journald {
+            line = "<\(Self.priority(event.level))>\(event.message)\(extra)\n"
+        } else {
+            line = "\(EventLog.timestamp()) \(event.level.rawValue.uppercased()) \(event.message)\(extra)\n"
+        }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ReswatchProtocol
+import RuleEngine
+import Yams
+
+/// Everything the daemon is started with (command line, `--config FILE`, environment).
+public struct DaemonConfiguration: Sendable {
+    public var socketPath: String
+    public var logFile: String?
+    /// Quiet time that ends a burst of events.
+    public var settleMilliseconds = 20
+    /// A constant stream of events is still processed at least this often.
+    public var settleCapMilliseconds = 500
+    public var roots: [String] = []
+    /// Rule module directories, in load order (design.md / docs/configuration.md).
+    public var ruleDirectories: [String] = []
+    public var excludes: Set<String> = ResourceTree.defaultExcludes
+    /// Subscriber queue bound (bytes waiting to be written) before the queue is dropped for a resync.
+    public var subscriberQueueBytes = 1 << 20
+
+    public init(socketPath: String) { self.socketPath = socketPath }
+
+    /// Keys of a daemon config file (`reswatch daemon --config FILE`).
+    public static let fileKeys: Set<String> = ["roots", "socket", "log-file", "settle-ms", "settle-cap-ms", "rules", "exclude"]
+
+    /// Applies a YAML config file; command-line values given explicitly are applied after it by the caller.
+    public mutating func apply(configFile path: String) throws(ConfigFileError) {
+        let text: String
+        do { text = String(decoding: try FileSystem.readFile(path, limit: 1 << 20), as: UTF8.self) } catch {
+            throw ConfigFileError(file: path, line: nil, message: "cannot read: \(error.reason)")
+        }
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch {
+            let p = YAMLProblem.from(error)
+            throw ConfigFileError(file: path, line: p.line, message: "YAML syntax error: \(p.message)")
+        }
+        guard let map = root?.mapping else {
+            if root == nil { return }
+            throw ConfigFileError(file: path, line: root?.line, message: "expected a mapping")
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        func absolute(_ p: String) -> String { p.hasPrefix("/") ? p : FileSystem.absolutePath(base + "/" + p) }
+        for (k, v) in map {
+            let key = k.string ?? ""
+            func fail(_ m: String) -> ConfigFileError { ConfigFileError(file: path, line: v.line ?? k.line, message: "\(key): \(m)") }
+            switch key {
+            case "roots":
+                guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directories") }
+                roots += list.map(absolute)
+            case "socket": socketPath = absolute(v.string ?? "")
+            case "log-file": logFile = v.string.map(absolute)
+            case "settle-ms":
+                guard let n = v.int, n >= 0 else { throw fail("expected milliseconds (a whole number ≥ 0)") }
+                settleMilliseconds = n
+            case "settle-cap-ms":
+                guard let n = v.int, n > 0 else { throw fail("expected milliseconds (a whole number > 0)") }
+                settleCapMilliseconds = n
+            case "rules":
+                guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directories") }
+                ruleDirectories += list.map(absolute)
+            case "exclude":
+                guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directory names") }
+                excludes = Set(list)
+            default:
+                throw ConfigFileError(
+                    file: path, line: k.line, message: "unknown key '\(key)' (known: \(Self.fileKeys.sorted().joined(separator: ", ")))")
+            }
+        }
+    }
+}
+
+public struct ConfigFileError: Error, Sendable, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    public let message: String
+    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
+}

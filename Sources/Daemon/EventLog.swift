@@ -1,0 +1,51 @@
+import Foundation
+import ReswatchProtocol
+import Synchronization
+import SystemCalls
+
+/// `--log-file`: one JSON object per line for each diagnostic added/removed, state change, rescan
+/// and module error. Reopened on SIGUSR1 so logrotate can move it away.
+public final class EventLog: Sendable {
+    public let path: String
+    private let fd = Mutex<Int32>(-1)
+
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        try reopen()
+    }
+
+    deinit { fd.withLock { if $0 >= 0 { close($0) } } }
+
+    public func reopen() throws(SystemError) {
+        let new = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
+        if new < 0 { throw SystemError(call: "open", path: path, errno: errno) }
+        fd.withLock {
+            if $0 >= 0 { close($0) }
+            $0 = new
+        }
+    }
+
+    public func write(_ event: String, _ fields: [String: JSONValue]) {
+        var object = fields
+        object["event"] = .string(event)
+        object["ts"] = .string(Self.timestamp())
+        var bytes = Array((try? Self.encoder.encode(JSONValue.object(object))) ?? Data())
+        bytes.append(0x0A)
+        fd.withLock { fd in
+            guard fd >= 0 else { return }
+            _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, bytes.count) }
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    public static func timestamp(_ date: Date = Date()) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+}

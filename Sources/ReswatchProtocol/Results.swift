@@ -1,0 +1,170 @@
+import RuleEngine
+
+/// `initialize` → server, protocol version and capabilities.
+public struct InitializeResult: Codable, Sendable {
+    public struct Server: Codable, Sendable {
+        public let name: String
+        public let version: String
+    }
+    public let server: Server
+    public let `protocol`: Int
+    public let capabilities: [String]
+
+    public init(version: String) {
+        server = Server(name: "reswatch", version: version)
+        `protocol` = 1
+        capabilities =
+            RPCMethod.allCases.map(\.rawValue) + [
+                "notifications:diagnostics/changed", "notifications:status/changed", "notifications:resync",
+            ]
+    }
+}
+
+/// One root in `status`.
+public struct RootStatus: Codable, Sendable, Hashable {
+    public enum State: String, Codable, Sendable { case scanning, ready, degraded }
+    public var path: String
+    public var state: State
+    public var files: Int
+    public var projects: Int
+    public var errors: Int
+    public var warnings: Int
+    public var infos: Int
+    /// ISO 8601 time of the last change that altered diagnostics, or null.
+    public var lastChange: String?
+    public var recrawls: Int
+    /// Why the root is degraded (watch limit, overflow being recovered), if it is.
+    public var reason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case path, state, files, projects, errors, warnings, infos, recrawls, reason
+        case lastChange = "last_change"
+    }
+
+    public init(
+        path: String, state: State, files: Int, projects: Int, errors: Int, warnings: Int, infos: Int, lastChange: String?,
+        recrawls: Int, reason: String?
+    ) {
+        self.path = path
+        self.state = state
+        self.files = files
+        self.projects = projects
+        self.errors = errors
+        self.warnings = warnings
+        self.infos = infos
+        self.lastChange = lastChange
+        self.recrawls = recrawls
+        self.reason = reason
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(path, forKey: .path)
+        try c.encode(state, forKey: .state)
+        try c.encode(files, forKey: .files)
+        try c.encode(projects, forKey: .projects)
+        try c.encode(errors, forKey: .errors)
+        try c.encode(warnings, forKey: .warnings)
+        try c.encode(infos, forKey: .infos)
+        try c.encode(lastChange, forKey: .lastChange)
+        try c.encode(recrawls, forKey: .recrawls)
+        try c.encode(reason, forKey: .reason)
+    }
+}
+
+/// `status`.
+public struct StatusResult: Codable, Sendable {
+    public var roots: [RootStatus]
+    public var generation: Int
+    public var uptimeSeconds: Double
+    public var ruleErrors: [ModuleError]
+    public var watches: Int
+    public var settleMilliseconds: Int
+    public var socket: String
+
+    enum CodingKeys: String, CodingKey {
+        case roots, generation, watches, socket
+        case uptimeSeconds = "uptime_s"
+        case ruleErrors = "rule_errors"
+        case settleMilliseconds = "settle_ms"
+    }
+
+    public init(
+        roots: [RootStatus], generation: Int, uptimeSeconds: Double, ruleErrors: [ModuleError], watches: Int, settleMilliseconds: Int,
+        socket: String
+    ) {
+        self.roots = roots
+        self.generation = generation
+        self.uptimeSeconds = uptimeSeconds
+        self.ruleErrors = ruleErrors
+        self.watches = watches
+        self.settleMilliseconds = settleMilliseconds
+        self.socket = socket
+    }
+}
+
+/// `diagnostics`, `subscribe` and the `resync` notification.
+public struct DiagnosticsSnapshot: Codable, Sendable {
+    public var generation: Int
+    public var diagnostics: [Diagnostic]
+    public init(generation: Int, diagnostics: [Diagnostic]) {
+        self.generation = generation
+        self.diagnostics = diagnostics
+    }
+}
+
+/// `diagnostics/changed`.
+public struct DiagnosticsChange: Codable, Sendable {
+    public var generation: Int
+    public var added: [Diagnostic]
+    public var removed: [Diagnostic]
+    public init(generation: Int, added: [Diagnostic], removed: [Diagnostic]) {
+        self.generation = generation
+        self.added = added
+        self.removed = removed
+    }
+}
+
+/// `sync` and `recheck`.
+public struct GenerationResult: Codable, Sendable {
+    public var generation: Int
+    public init(generation: Int) { self.generation = generation }
+}
+
+/// `watch/list`, `watch/add`, `watch/remove`.
+public struct WatchListResult: Codable, Sendable {
+    public var roots: [String]
+    public init(roots: [String]) { self.roots = roots }
+}
+
+/// `rules/list`.
+public struct RulesListResult: Codable, Sendable {
+    public struct Rule: Codable, Sendable {
+        public var id: String
+        public var severity: Severity
+        public var code: String?
+        public var kind: String
+        public var source: String
+        public var summary: String
+
+        public init(id: String, severity: Severity, code: String?, kind: String, source: String, summary: String) {
+            self.id = id
+            self.severity = severity
+            self.code = code
+            self.kind = kind
+            self.source = source
+            self.summary = summary
+        }
+    }
+    public var rules: [Rule]
+    public var errors: [ModuleError]
+    public init(rules: [Rule], errors: [ModuleError]) {
+        self.rules = rules
+        self.errors = errors
+    }
+}
+
+/// An empty `{}` result (`unsubscribe`, `shutdown`).
+public struct EmptyResult: Codable, Sendable {
+    public init() {}
+}

@@ -1,0 +1,257 @@
+import CInotifyTools
+import Foundation
+import SystemCalls
+
+/// The body of the watcher thread: every libinotifytools call in reswatch happens here.
+struct WatchLoop {
+    let watcher: InotifyWatcher
+    /// Our own wd → directory map is the truth (the library's paths go stale on renames).
+    var directories: [Int32: String] = [:]
+    var roots: [String] = []
+    /// A MOVED_FROM waiting for its MOVED_TO.
+    var pendingMove: (cookie: UInt32, path: String, isDirectory: Bool)?
+    var staleEntries = 0
+    /// Roots whose events were dropped because the consumer's buffer was full.
+    var owedRescans: Set<String> = []
+    var degraded: [String: String] = [:]
+    var lastDegradedRetry = Date()
+    static let compactAfter = 1024
+    static let degradedRetrySeconds: TimeInterval = 30
+
+    init(watcher: InotifyWatcher) { self.watcher = watcher }
+
+    mutating func run() {
+        guard inotifytools_initialize() != 0 else {
+            let reason = "inotify could not be initialised: \(String(cString: strerror(inotifytools_error())))"
+            for root in watcher.shared.withLock({ $0.commands }).compactMap(\.addedRoot) {
+                emit(.degraded(root: root, reason: reason))
+            }
+            return
+        }
+        defer { inotifytools_cleanup() }
+        while true {
+            let (commands, stop) = watcher.shared.withLock { s -> ([InotifyWatcher.Command], Bool) in
+                defer { s.commands = [] }
+                return (s.commands, s.stop)
+            }
+            if stop { return }
+            for command in commands {
+                switch command {
+                case .add(let root): addRoot(root)
+                case .remove(let root): removeRoot(root)
+                }
+            }
+            payOwedRescans()
+            retryDegradedRoots()
+            let count = directories.count
+            watcher.shared.withLock { $0.watchCount = count }
+            // Whole-second timeout so commands and shutdown are seen (next_event(0) blocks forever).
+            guard let event = inotifytools_next_events(1, 1) else {
+                flushPendingMove()
+                continue
+            }
+            // Copy everything out at once: the pointer is into the library's static buffer.
+            let wd = event.pointee.wd
+            let mask = EventMask(rawValue: event.pointee.mask)
+            let cookie = event.pointee.cookie
+            let name = String(cString: rw_inotify_event_name(event))
+            handle(wd: wd, mask: mask, cookie: cookie, name: name)
+        }
+    }
+
+    // MARK: - events
+
+    mutating func handle(wd: Int32, mask: EventMask, cookie: UInt32, name: String) {
+        if mask.contains(.queueOverflow) {
+            flushPendingMove()
+            for root in roots { emit(.rescan(root: root, reason: "inotify queue overflow")) }
+            return
+        }
+        if mask.contains(.ignored) {
+            if directories.removeValue(forKey: wd) != nil { staleEntries += 1 }
+            if staleEntries > Self.compactAfter { compact() }
+            return
+        }
+        guard let directory = directories[wd] else { return }
+        let path = name.isEmpty ? directory : directory + "/" + name
+        if !name.isEmpty && isExcludedName(name) { return }
+        guard let root = root(of: path) else { return }
+        let isDirectory = mask.contains(.isDirectory)
+
+        if let pending = pendingMove, !(mask.contains(.movedTo) && cookie == pending.cookie) {
+            flushPendingMove()
+        }
+        if mask.contains(.movedFrom) {
+            pendingMove = (cookie, path, isDirectory)
+            emit(.changed(root: root, path: path))
+            return
+        }
+        if mask.contains(.movedTo) {
+            if let pending = pendingMove, pending.cookie == cookie {
+                pendingMove = nil
+                if pending.isDirectory {
+                    if self.root(of: pending.path) == root {
+                        renameSubtree(from: pending.path, to: path)
+                    } else {
+                        removeWatches(under: pending.path)
+                        addWatches(path, root: root)
+                    }
+                }
+            } else if isDirectory {
+                addWatches(path, root: root)  // moved in from outside the tree
+            }
+            emit(.changed(root: root, path: path))
+            return
+        }
+        if mask.contains(.create) && isDirectory {
+            // libinotifytools never watches new directories: watch, then let the consumer scan it
+            // (files created before the watch existed are found by that scan).
+            addWatches(path, root: root)
+            emit(.changed(root: root, path: path))
+            return
+        }
+        if mask.contains(.deleteSelf) || mask.contains(.moveSelf) {
+            if name.isEmpty && directory == root {
+                emit(.rootGone(root: root))
+            }
+            return
+        }
+        emit(.changed(root: root, path: path))
+    }
+
+    /// A MOVED_FROM with no MOVED_TO: the entry left the watched trees.
+    mutating func flushPendingMove() {
+        guard let pending = pendingMove else { return }
+        pendingMove = nil
+        if pending.isDirectory { removeWatches(under: pending.path) }
+    }
+
+    // MARK: - watches
+
+    mutating func addRoot(_ root: String) {
+        guard !roots.contains(root) else { return }
+        roots.append(root)
+        roots.sort { $0.count > $1.count }  // most specific root first in root(of:)
+        addWatches(root, root: root)
+        emit(.rescan(root: root, reason: "watch added"))
+    }
+
+    mutating func removeRoot(_ root: String) {
+        guard let i = roots.firstIndex(of: root) else { return }
+        roots.remove(at: i)
+        removeWatches(under: root)
+        degraded[root] = nil
+        publishDegraded()
+    }
+
+    /// Watches `dir` and every directory below it, skipping excluded names and symlinks.
+    mutating func addWatches(_ dir: String, root: String) {
+        var stack = [dir]
+        while let current = stack.popLast() {
+            let result = inotifytools_watch_file(current, Int32(bitPattern: EventMask.watched.rawValue))
+            if result == 0 {
+                let code = inotifytools_error()
+                if code == ENOSPC {
+                    let limit = InotifyWatcher.maxUserWatches().map(String.init) ?? "?"
+                    let reason =
+                        "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)); "
+                        + "raise it with: sysctl fs.inotify.max_user_watches=\(max(524_288, (Int(limit) ?? 0) * 2)). "
+                        + "Unwatched folders are rescanned every \(Int(Self.degradedRetrySeconds)) s."
+                    if degraded[root] == nil {
+                        degraded[root] = reason
+                        publishDegraded()
+                        emit(.degraded(root: root, reason: reason))
+                    }
+                    return
+                }
+                continue  // vanished meanwhile (ENOENT) or unreadable: the consumer's scan reports it
+            }
+            let wd = wdOf(current)
+            if wd > 0 { directories[wd] = current }
+            guard let entries = try? FileSystem.listDirectory(current) else { continue }
+            for e in entries where e.isDirectory && !isExcludedName(e.name) {
+                let child = current + "/" + e.name
+                if (try? FileSystem.status(child).kind) == .directory { stack.append(child) }
+            }
+        }
+    }
+
+    func wdOf(_ dir: String) -> Int32 {
+        let wd = inotifytools_wd_from_filename(dir + "/")
+        return wd > 0 ? wd : inotifytools_wd_from_filename(dir)
+    }
+
+    mutating func removeWatches(under dir: String) {
+        for (wd, path) in directories where path == dir || path.hasPrefix(dir + "/") {
+            inotifytools_remove_watch_by_wd(wd)
+            directories[wd] = nil
+        }
+    }
+
+    /// A directory renamed inside a root: fix our map and the library's names.
+    mutating func renameSubtree(from old: String, to new: String) {
+        for (wd, path) in directories where path == old || path.hasPrefix(old + "/") {
+            directories[wd] = new + path.dropFirst(old.count)
+        }
+        inotifytools_replace_filename(old + "/", new + "/")
+    }
+
+    /// Stale library entries pile up after deletes: start the library afresh and rescan.
+    mutating func compact() {
+        inotifytools_cleanup()
+        _ = inotifytools_initialize()
+        directories = [:]
+        staleEntries = 0
+        for root in roots {
+            addWatches(root, root: root)
+            emit(.rescan(root: root, reason: "watch table compacted"))
+        }
+    }
+
+    mutating func retryDegradedRoots() {
+        guard !degraded.isEmpty, Date().timeIntervalSince(lastDegradedRetry) >= Self.degradedRetrySeconds else { return }
+        lastDegradedRetry = Date()
+        for root in degraded.keys.sorted() {
+            let before = degraded[root]
+            degraded[root] = nil
+            addWatches(root, root: root)  // already-watched directories are cheap no-ops
+            emit(.rescan(root: root, reason: "periodic rescan of a root the watch limit left partly unwatched"))
+            if degraded[root] == nil, before != nil { emit(.recovered(root: root)) }
+        }
+        publishDegraded()
+    }
+
+    func publishDegraded() {
+        let snapshot = degraded
+        watcher.shared.withLock { $0.degraded = snapshot }
+    }
+
+    // MARK: - helpers
+
+    func root(of path: String) -> String? {
+        roots.first { path == $0 || path.hasPrefix($0 + "/") }
+    }
+
+    func isExcludedName(_ name: String) -> Bool { watcher.excludes.contains(name) }
+
+    mutating func emit(_ event: WatchEvent) {
+        if case .dropped = watcher.continuation.yield(event) {
+            switch event {
+            case .changed(let root, _), .rescan(let root, _), .degraded(let root, _), .recovered(let root), .rootGone(let root):
+                owedRescans.insert(root)
+            }
+        }
+    }
+
+    /// Roots whose events were dropped get a rescan as soon as the consumer has room.
+    mutating func payOwedRescans() {
+        for root in owedRescans.sorted() {
+            if case .dropped = watcher.continuation.yield(.rescan(root: root, reason: "event buffer overflow")) { return }
+            owedRescans.remove(root)
+        }
+    }
+}
+
+extension InotifyWatcher.Command {
+    var addedRoot: String? { if case .add(let r) = self { return r } else { return nil } }
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import ReswatchProtocol
+import RuleEngine
+
+/// `--socket` for every client command.
+struct ClientOptions: ParsableArguments {
+    @Option(
+        help: "The daemon's socket (default: $RESWATCH_SOCKET, $XDG_RUNTIME_DIR/reswatch/reswatch.sock, /tmp/reswatch-$UID/reswatch.sock).")
+    var socket: String?
+
+    var path: String { socket.map(FileSystem.absolutePath) ?? SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment) }
+
+    /// Connects and calls; prints a clear message and exits 2 when no daemon answers.
+    func call(_ method: RPCMethod, _ params: JSONValue = .object([:]), timeoutMilliseconds: Int = 60_000) throws -> JSONValue {
+        do {
+            let client = try ReswatchClient(path: path)
+            return try client.call(method.rawValue, params, timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
+            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+func printJSON(_ value: JSONValue) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Shows the daemon's roots, their state and counts.")
+    @OptionGroup var client: ClientOptions
+    @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+
+    func run() throws {
+        let result = try client.call(.status)
+        guard format == .text, let status = try? result.decode(StatusResult.self) else { return printJSON(result) }
+        print(
+            "reswatch daemon: generation \(status.generation), up \(Int(status.uptimeSeconds)) s, \(status.watches) watches, settle \(status.settleMilliseconds) ms"
+        )
+        if status.roots.isEmpty { print("  no roots watched (add one with 'reswatch watch add DIR')") }
+        for r in status.roots {
+            print(
+                "  \(r.path): \(r.state.rawValue), \(r.files) files, \(r.projects) project\(r.projects == 1 ? "" : "s"): \(r.errors) errors, \(r.warnings) warnings, \(r.infos) info"
+                    + (r.recrawls > 0 ? ", \(r.recrawls) recrawls" : "") + (r.lastChange.map { ", last change \($0)" } ?? ""))
+            if let reason = r.reason { print("    \(reason)") }
+        }
+        for e in status.ruleErrors { print("  rule module error: \(e)") }
+    }
+}
+
+struct DiagnosticsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diagnostics", abstract: "Prints the daemon's current diagnostics (exit 1 when any is an error).")
+    @OptionGroup var client: ClientOptions
+    @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+    @Option(name: .customLong("min-severity"), help: "info, warning or error.") var minSeverity: Severity = .info
+    @Argument(help: "Only diagnostics under this path (absolute, or relative to the current directory).") var path: String?
+
+    func run() throws {
+        var params: [String: JSONValue] = ["min_severity": .string(minSeverity.rawValue)]
+        if let path { params["path"] = .string(FileSystem.absolutePath(path)) }
+        let result = try client.call(.diagnostics, .object(params))
+        let snapshot = try result.decode(DiagnosticsSnapshot.self)
+        switch format {
+        case .json: printJSON(result)
+        case .text:
+            let report = TextReport(color: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+            for d in snapshot.diagnostics { print(report.line(d)) }
+            print("\(snapshot.diagnostics.count) diagnostics (generation \(snapshot.generation))")
+        }
+        if snapshot.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+    }
+}
+
+struct SubscribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscribe", abstract: "Prints the snapshot, then every notification, as JSON lines until interrupted.")
+    @OptionGroup var client: ClientOptions
+    @Option(name: .customLong("min-severity"), help: "info, warning or error.") var minSeverity: Severity = .info
+
+    func run() throws {
+        do {
+            let connection = try ReswatchClient(path: client.path)
+            let snapshot = try connection.call(RPCMethod.subscribe.rawValue, .object(["min_severity": .string(minSeverity.rawValue)]))
+            emit(.object(["jsonrpc": .string("2.0"), "method": .string("snapshot"), "params": snapshot]))
+            for n in connection.drainNotifications() { emit(n) }
+            while true {
+                if let message = try connection.readMessage(timeoutMilliseconds: 60_000) { emit(message) }
+            }
+        } catch ClientError.closed {
+            FileHandle.standardError.write(Data("reswatch: the daemon closed the connection\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    func emit(_ value: JSONValue) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Unbuffered: a pipe reader (jq, a status bar) sees each notification at once.
+        var line = (try? encoder.encode(value)) ?? Data()
+        line.append(0x0A)
+        FileHandle.standardOutput.write(line)
+    }
+}
+
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Waits until every change made before now has been processed.")
+    @OptionGroup var client: ClientOptions
+    @Option(name: .customLong("timeout-ms"), help: "Give up after this many milliseconds (default 10000).") var timeoutMs = 10_000
+
+    func run() throws {
+        let result = try client.call(.sync, .object(["timeout_ms": .number(Double(timeoutMs))]), timeoutMilliseconds: timeoutMs + 5000)
+        print("generation \(result["generation"]?.int ?? -1)")
+    }
+}
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Adds, removes or lists watched roots.", subcommands: [Add.self, Remove.self, List.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Watches a directory (returns after its initial scan).")
+        @OptionGroup var client: ClientOptions
+        @Argument var path: String
+        func run() throws { printRoots(try client.call(.watchAdd, .object(["path": .string(FileSystem.absolutePath(path))]))) }
+    }
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stops watching a directory.")
+        @OptionGroup var client: ClientOptions
+        @Argument var path: String
+        func run() throws { printRoots(try client.call(.watchRemove, .object(["path": .string(FileSystem.absolutePath(path))]))) }
+    }
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lists watched directories.")
+        @OptionGroup var client: ClientOptions
+        func run() throws { printRoots(try client.call(.watchList)) }
+    }
+}
+
+func printRoots(_ result: JSONValue) {
+    for r in result["roots"]?.array ?? [] { print(r.string ?? "") }
+}
+
+struct RecheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "recheck", abstract: "Re-reads a root (or all) from disk.")
+    @OptionGroup var client: ClientOptions
+    @Argument var root: String?
+    func run() throws {
+        let params: JSONValue = root.map { .object(["root": .string(FileSystem.absolutePath($0))]) } ?? .object([:])
+        print("generation \(try client.call(.recheck, params)["generation"]?.int ?? -1)")
+    }
+}
+
+struct ShutdownCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "shutdown", abstract: "Stops the daemon gracefully.")
+    @OptionGroup var client: ClientOptions
+    func run() throws {
+        _ = try client.call(.shutdown)
+        print("reswatch daemon is shutting down")
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Daemon
+import Foundation
+import Logging
+import ReswatchProtocol
+import RuleEngine
+import ServiceLifecycle
+import SocketServer
+
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Watches resource folders and serves diagnostics on a Unix socket (JSON-RPC, docs/protocol.md).",
+        discussion: """
+            Socket: --socket, else $RESWATCH_SOCKET, else $XDG_RUNTIME_DIR/reswatch/reswatch.sock, else
+            /tmp/reswatch-$UID/reswatch.sock (directory 0700, socket 0600). SIGTERM/SIGINT stop gracefully,
+            SIGHUP reloads rule modules, SIGUSR1 reopens --log-file. Without roots it waits for 'watch/add'.
+            """)
+
+    @Option(help: "Unix socket path.") var socket: String?
+    @Option(
+        name: .customLong("log-file"),
+        help: "Also write JSON lines (diagnostics added/removed, state changes, rescans, module errors) here.")
+    var logFile: String?
+    @Option(name: .customLong("settle-ms"), help: "Quiet time that ends a burst of file events (default 20).") var settleMs: Int?
+    @Option(help: "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude).") var config: String?
+    @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
+    @Flag(help: "Log at debug level.") var verbose = false
+    @Argument(help: "Directories to watch.") var roots: [String] = []
+
+    func validate() throws {
+        if let s = settleMs, s < 0 || s > 60_000 { throw ValidationError("--settle-ms must be 0…60000") }
+    }
+
+    func run() async throws {
+        let env = ProcessInfo.processInfo.environment
+        var configuration = DaemonConfiguration(socketPath: SocketLocation.defaultPath(environment: env))
+        if let config {
+            do { try configuration.apply(configFile: FileSystem.absolutePath(config)) } catch {
+                FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        if let socket { configuration.socketPath = FileSystem.absolutePath(socket) }
+        if let logFile { configuration.logFile = FileSystem.absolutePath(logFile) }
+        if let settleMs { configuration.settleMilliseconds = settleMs }
+        configuration.roots += roots.map(FileSystem.absolutePath)
+        configuration.ruleDirectories =
+            RuleModuleLoader.standardDirectories(shipped: RuleLocations.shippedDirectory(), environment: env)
+            + configuration.ruleDirectories + rules.map(FileSystem.absolutePath)
+
+        let level: Logger.Level = verbose ? .debug : .info
+        let logger = Logger(label: "reswatch") { ConsoleLogHandler(label: $0, level: level) }
+        do { try SocketServerService.prepare(path: configuration.socketPath) } catch {
+            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        var eventLog: EventLog?
+        if let path = configuration.logFile {
+            do { eventLog = try EventLog(path: path) } catch {
+                FileHandle.standardError.write(Data("reswatch: cannot open the log file: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        let notifier = SystemdNotifier()
+        let core = DaemonCore(
+            configuration: configuration, version: ReswatchVersion.string, logger: logger, eventLog: eventLog, notifier: notifier)
+        let server = SocketServerService(
+            core: core, path: configuration.socketPath, logger: logger, highWaterMark: configuration.subscriberQueueBytes)
+        let group = ServiceGroup(
+            services: [
+                CoreService(core: core), server, SignalService(core: core, eventLog: eventLog, logger: logger),
+                WatchdogService(core: core, notifier: notifier),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: Logger(label: "reswatch.lifecycle") { ConsoleLogHandler(label: $0, level: .warning) })
+        await core.setShutdownHandler { await group.triggerGracefulShutdown() }
+        logger.info(
+            "reswatch \(ReswatchVersion.string): socket \(configuration.socketPath); query it with 'reswatch status' (RESWATCH_SOCKET=\(configuration.socketPath) when not the default)"
+        )
+        try await group.run()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+import Watcher
+
+/// The watcher against the real kernel: real files, real inotify, real libinotifytools.
+@Suite(.serialized) struct InotifyWatcherTests {
+    /// Collects events until `until` holds or the deadline passes.
+    final class Collector: Sendable {
+        let seen = Mutex<[WatchEvent]>([])
+        init(_ watcher: InotifyWatcher) {
+            // Ends when the watcher stops and finishes its stream.
+            Task { [self] in for await e in watcher.events { seen.withLock { $0.append(e) } } }
+        }
+        func wait(seconds: Double = 5, until: ([WatchEvent]) -> Bool) async -> [WatchEvent] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let snapshot = seen.withLock { $0 }
+                if until(snapshot) { return snapshot }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return seen.withLock { $0 }
+        }
+        var changedPaths: Set<String> {
+            Set(seen.withLock { $0 }.compactMap { if case .changed(_, let p) = $0 { return p } else { return nil } })
+        }
+    }
+
+    func started(_ root: String) async -> (InotifyWatcher, Collector) {
+        let w = InotifyWatcher(excludes: [".git", "build"])
+        let c = Collector(w)
+        w.start()
+        w.add(root: root)
+        _ = await c.wait { $0.contains(.rescan(root: root, reason: "watch added")) }
+        return (w, c)
+    }
+
+    @Test func reportsWritesCreatesDeletesAndRenames() async throws {
+        let tree = try TempTree(["a/x.png": .text("1")])
+        let (w, c) = await started(tree.path)
+        defer { w.stop() }
+        try tree.write(["a/x.png": .text("2"), "a/new.png": .text("n")])
+        try tree.move("a/new.png", "a/renamed.png")
+        try tree.remove("a/x.png")
+        let want: Set<String> = ["a/x.png", "a/new.png", "a/renamed.png"].map { tree.path + "/" + $0 }.reduce(into: []) { $0.insert($1) }
+        _ = await c.wait { _ in want.isSubset(of: c.changedPaths) }
+        #expect(want.isSubset(of: c.changedPaths), "\(c.changedPaths)")
+    }
+
+    @Test func newDirectoriesAreWatchedAtOnce() async throws {
+        let tree = try TempTree(["keep.txt": .text("")])
+        let (w, c) = await started(tree.path)
+        defer { w.stop() }
+        try FileManager.default.createDirectory(atPath: tree.path + "/n/m", withIntermediateDirectories: true)
+        _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/n") }
+        try await Task.sleep(for: .milliseconds(50))
+        try tree.write(["n/m/later.png": .text("x")])
+        _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/n/m/later.png") }
+        #expect(c.changedPaths.contains(tree.path + "/n/m/later.png"), "a file in a directory created after start is seen")
+        #expect(w.watchCount == 3)
+    }
+
+    @Test func renamedDirectoriesKeepReportingUnderTheirNewName() async throws {
+        let tree = try TempTree(["d/sub/f.png": .text("1")])
+        let (w, c) = await started(tree.path)
+        defer { w.stop() }
+        try tree.move("d", "e")
+        _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/e") }
+        try tree.write(["e/sub/f.png": .text("2")])
+        _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/e/sub/f.png") }
+        #expect(c.changedPaths.contains(tree.path + "/e/sub/f.png"))
+        #expect(!c.changedPaths.contains(tree.path + "/d/sub/f.png"))
+    }
+
+    @Test func directoriesMovedOutStopReporting() async throws {
+        let tree = try TempTree(["in/d/f.png": .text("1")])
+        let outside = try TempTree()
+        let (w, c) = await started(tree.path + "/in")
+        defer { w.stop() }
+        try FileManager.default.moveItem(atPath: tree.path + "/in/d", toPath: outside.path + "/d")
+        _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/in/d") }
+        try await Task.sleep(for: .milliseconds(1200))  // the unpaired MOVED_FROM is settled on the next timeout
+        #expect(w.watchCount == 1, "only the root is still watched")
+        try Data("2".utf8).write(to: URL(fileURLWithPath: outside.path + "/d/f.png"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!c.changedPaths.contains { $0.hasPrefix(outside.path) })
+    }
+
+    @Test func excludedDirectoriesAreNotWatched() async throws {
+        let tree = try TempTree(["build/x.png": .text("1"), "src/y.png": .text("1")])
+        let (w, _) = await started(tree.path)
+        defer { w.stop() }
+        #expect(w.watchCount == 2)  // root and src
+    }
+
+    @Test func readsTheRealQueueLimit() {
+        #expect((InotifyWatcher.maxQueuedEvents() ?? 0) > 0)
+    }
+}
