@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
-        .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -68,7 +68,13 @@ struct WatchLoop {
             return
         }
         if mask.contains(.ignored) {
-            if directories.removeValue(forKey: wd) != nil { staleEntries += 1 }
+            // The kernel dropped the watch (directory deleted) but libinotifytools keeps its entry,
+            // and its filename index would hand that dead wd back if the same path is created and
+            // watched again. Rename the dead entry to a name no path can have.
+            if let dir = directories.removeValue(forKey: wd) {
+                inotifytools_replace_filename(dir + "/", "\u{1}stale-\(wd)/")
+                staleEntries += 1
+            }
             if staleEntries > Self.compactAfter { compact() }
             return
         }
