@@ -214,7 +214,16 @@ public actor DaemonCore {
                 }
                 eventLog?.write("rescan", ["root": .string(root), "reason": .string(reason)])
                 delta = record.engine.rescan()
-                if initial { roots[root]?.watchConfirmed = true }
+                // A rescan read everything on disk after every cookie registered so far was written.
+                for cookie in cookieWaiters.keys where cookie.hasPrefix(root + "/") { cookies.append(cookie) }
+                if initial && !record.watchConfirmed {
+                    roots[root]?.watchConfirmed = true
+                    let degraded = watcher.degradedRoots[root]
+                    roots[root]?.state = degraded == nil ? .ready : .degraded
+                    roots[root]?.reason = degraded
+                    eventLog?.write("state", ["root": .string(root), "state": .string(roots[root]!.state.rawValue), "files": .number(Double(record.engine.fileCount))])
+                    publishStatus()
+                }
                 if record.state == .degraded, watcher.degradedRoots[root] == nil {
                     roots[root]?.state = .ready
                     roots[root]?.reason = nil

@@ -28,6 +28,9 @@ public final class InotifyWatcher: Sendable {
 
     let shared = Mutex(Shared())
     private let done = DispatchSemaphore(value: 0)
+    /// A private directory the thread watches: touching a file in it wakes the thread at once
+    /// (libinotifytools hides its fd, so there is nothing else to wake its select()).
+    let wakeDirectory: String?
 
     /// - Parameters:
     ///   - excludes: directory names never watched (build outputs).
@@ -35,6 +38,22 @@ public final class InotifyWatcher: Sendable {
     public init(excludes: Set<String>, bufferLimit: Int = 65_536) {
         self.excludes = excludes
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .bufferingOldest(bufferLimit))
+        var template = Array("/tmp/reswatch-wake.XXXXXX".utf8CString)
+        wakeDirectory = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
+    }
+
+    deinit {
+        if let wakeDirectory {
+            unlink(wakeDirectory + "/wake")
+            rmdir(wakeDirectory)
+        }
+    }
+
+    /// Wakes the watcher thread so it picks up commands now rather than within a second.
+    func wake() {
+        guard let wakeDirectory else { return }
+        let fd = open(wakeDirectory + "/wake", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
     }
 
     /// Starts the watcher thread (once).
@@ -54,8 +73,15 @@ public final class InotifyWatcher: Sendable {
         thread.start()
     }
 
-    public func add(root: String) { shared.withLock { $0.commands.append(.add(root)) } }
-    public func remove(root: String) { shared.withLock { $0.commands.append(.remove(root)) } }
+    public func add(root: String) {
+        shared.withLock { $0.commands.append(.add(root)) }
+        wake()
+    }
+
+    public func remove(root: String) {
+        shared.withLock { $0.commands.append(.remove(root)) }
+        wake()
+    }
 
     /// Asks the thread to stop and waits for it (at most about a second: its wait times out each second).
     public func stop() {
@@ -63,6 +89,7 @@ public final class InotifyWatcher: Sendable {
             s.stop = true
             return s.started
         }
+        wake()
         if wasStarted { done.wait() } else { continuation.finish() }
     }
 

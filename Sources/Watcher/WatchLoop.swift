@@ -15,6 +15,7 @@ struct WatchLoop {
     var owedRescans: Set<String> = []
     var degraded: [String: String] = [:]
     var lastDegradedRetry = Date()
+    var wakeWatch: Int32 = -1
     static let compactAfter = 1024
     static let degradedRetrySeconds: TimeInterval = 30
 
@@ -29,6 +30,7 @@ struct WatchLoop {
             return
         }
         defer { inotifytools_cleanup() }
+        watchWakeDirectory()
         while true {
             let (commands, stop) = watcher.shared.withLock { s -> ([InotifyWatcher.Command], Bool) in
                 defer { s.commands = [] }
@@ -78,6 +80,7 @@ struct WatchLoop {
             if staleEntries > Self.compactAfter { compact() }
             return
         }
+        if wd == wakeWatch { return }
         guard let directory = directories[wd] else { return }
         let path = name.isEmpty ? directory : directory + "/" + name
         if !name.isEmpty && isExcludedName(name) { return }
@@ -133,6 +136,13 @@ struct WatchLoop {
     }
 
     // MARK: - watches
+
+    mutating func watchWakeDirectory() {
+        guard let dir = watcher.wakeDirectory,
+            inotifytools_watch_file(dir, Int32(bitPattern: (EventMask.closeWrite).rawValue)) != 0
+        else { return }
+        wakeWatch = wdOf(dir)
+    }
 
     mutating func addRoot(_ root: String) {
         guard !roots.contains(root) else { return }
@@ -208,6 +218,7 @@ struct WatchLoop {
         _ = inotifytools_initialize()
         directories = [:]
         staleEntries = 0
+        watchWakeDirectory()
         for root in roots {
             addWatches(root, root: root)
             emit(.rescan(root: root, reason: "watch table compacted"))
