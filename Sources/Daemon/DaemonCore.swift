@@ -75,7 +75,6 @@ public actor DaemonCore {
 
     /// Stops the watcher thread (graceful shutdown).
     public func stop() {
-        notifier.notify("STOPPING=1")
         flushTask?.cancel()
         for (_, waiters) in cookieWaiters { for w in waiters { w.resume(returning: false) } }
         cookieWaiters = [:]
@@ -221,7 +220,12 @@ public actor DaemonCore {
                     let degraded = watcher.degradedRoots[root]
                     roots[root]?.state = degraded == nil ? .ready : .degraded
                     roots[root]?.reason = degraded
-                    eventLog?.write("state", ["root": .string(root), "state": .string(roots[root]!.state.rawValue), "files": .number(Double(record.engine.fileCount))])
+                    eventLog?.write(
+                        "state",
+                        [
+                            "root": .string(root), "state": .string(roots[root]!.state.rawValue),
+                            "files": .number(Double(record.engine.fileCount)),
+                        ])
                     publishStatus()
                 }
                 if record.state == .degraded, watcher.degradedRoots[root] == nil {

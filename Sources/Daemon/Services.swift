@@ -51,8 +51,10 @@ public struct SignalService: Service {
     }
 }
 
-/// WATCHDOG=1 at half of `WATCHDOG_USEC` while the core's actor answers.
-public struct WatchdogService: Service {
+/// systemd integration that is not READY=1 (the core sends that after the initial scan):
+/// WATCHDOG=1 at half of `WATCHDOG_USEC` while the core's actor answers, and STOPPING=1 as soon as
+/// a graceful shutdown begins (this service is listed last, so it is the first to hear of it).
+public struct SystemdService: Service {
     let core: DaemonCore
     let notifier: SystemdNotifier
 
@@ -62,16 +64,19 @@ public struct WatchdogService: Service {
     }
 
     public func run() async throws {
-        guard let interval = notifier.watchdogInterval else {
-            try? await gracefulShutdown()
-            return
-        }
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                _ = await core.generation  // proves the actor is not wedged
-                notifier.notify("WATCHDOG=1")
-                try await Task.sleep(for: interval)
+        if let interval = notifier.watchdogInterval {
+            // Cancelled at shutdown; a cancelled sleep must not count as this service failing
+            // (ServiceGroup would then cancel every other service instead of stopping them).
+            await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    _ = await core.generation  // proves the actor is not wedged
+                    notifier.notify("WATCHDOG=1")
+                    try? await Task.sleep(for: interval)
+                }
             }
+        } else {
+            try? await gracefulShutdown()
         }
+        notifier.notify("STOPPING=1")
     }
 }

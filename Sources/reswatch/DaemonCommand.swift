@@ -70,7 +70,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             services: [
                 CoreService(core: core), server, SignalService(core: core, eventLog: eventLog, logger: logger),
-                WatchdogService(core: core, notifier: notifier),
+                SystemdService(core: core, notifier: notifier),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "reswatch.lifecycle") { ConsoleLogHandler(label: $0, level: .warning) })

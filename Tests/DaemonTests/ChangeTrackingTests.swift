@@ -1,8 +1,8 @@
 import Foundation
 import ReswatchProtocol
 import RuleEngine
-import Testing
 import TestSupport
+import Testing
 
 /// Write a file, `sync`, query: the answer reflects the write (the real daemon over its socket).
 @Suite(.serialized) struct ChangeTrackingTests {
@@ -19,7 +19,9 @@ import TestSupport
     func expectMatchesCold(_ daemon: DaemonHarness, _ tree: TempTree, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let live = try daemon.diagnosticLines()
         let cold = try coldCheckLines(tree.path)
-        #expect(live == cold, "daemon vs cold check:\n only daemon: \(Set(live).subtracting(cold))\n only cold: \(Set(cold).subtracting(live))", sourceLocation: sourceLocation)
+        #expect(
+            live == cold, "daemon vs cold check:\n only daemon: \(Set(live).subtracting(cold))\n only cold: \(Set(cold).subtracting(live))",
+            sourceLocation: sourceLocation)
     }
 
     func rules(_ d: DaemonHarness) throws -> [String] { try d.diagnosticLines().map { String($0.split(separator: " ")[0]) } }
@@ -73,11 +75,13 @@ import TestSupport
         #expect(renamed.contains { $0.contains("Renamed.appiconset/gray.png") } && !renamed.contains { $0.contains("New.appiconset") })
 
         // Moved out of the root: its findings go; files written there afterwards are not watched.
-        try FileManager.default.moveItem(atPath: tree.path + "/App/Assets.xcassets/Renamed.appiconset", toPath: outside.path + "/Out.appiconset")
+        try FileManager.default.moveItem(
+            atPath: tree.path + "/App/Assets.xcassets/Renamed.appiconset", toPath: outside.path + "/Out.appiconset")
         try daemon.sync()
         #expect(!(try daemon.diagnosticLines()).contains { $0.contains(".appiconset/gray.png") })
         // Moved back in under a new name: found again, and later writes inside it are seen.
-        try FileManager.default.moveItem(atPath: outside.path + "/Out.appiconset", toPath: tree.path + "/App/Assets.xcassets/Back.appiconset")
+        try FileManager.default.moveItem(
+            atPath: outside.path + "/Out.appiconset", toPath: tree.path + "/App/Assets.xcassets/Back.appiconset")
         try daemon.sync()
         #expect(try daemon.diagnosticLines().contains { $0.contains("Back.appiconset/gray.png") })
         try tree.write(["App/Assets.xcassets/Back.appiconset/Contents.json": .text("{ broken")])

@@ -1,7 +1,7 @@
 import Foundation
 import RuleEngine
-import Testing
 import TestSupport
+import Testing
 
 /// ≥ 500 random operations in bursts; after `sync` the daemon equals a fresh `reswatch check`.
 @Suite(.serialized) struct ConvergenceTests {
@@ -21,7 +21,8 @@ import TestSupport
         var rng = SplitMix(state: seed)
         let tree = try TempTree([
             "P/.reswatch.yaml": .text("devices: [iphone]\n"),
-            "P/A.xcassets/AppIcon.appiconset/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\",\"filename\":\"f0.png\"}]}"),
+            "P/A.xcassets/AppIcon.appiconset/Contents.json": .text(
+                "{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\",\"filename\":\"f0.png\"}]}"),
         ])
         let daemon = try DaemonHarness(roots: [tree.path], arguments: ["--settle-ms", "5"])
         let fm = FileManager.default
@@ -59,7 +60,9 @@ import TestSupport
                     if !fm.fileExists(atPath: to) { try? fm.moveItem(atPath: tree.path + "/" + dir, toPath: to) }
                 case 7:
                     let from = tree.path + "/P/A.xcassets/Moved\(Int.random(in: 0..<3, using: &rng)).appiconset"
-                    if fm.fileExists(atPath: from), !fm.fileExists(atPath: tree.path + "/" + dir) { try? fm.moveItem(atPath: from, toPath: tree.path + "/" + dir) }
+                    if fm.fileExists(atPath: from), !fm.fileExists(atPath: tree.path + "/" + dir) {
+                        try? fm.moveItem(atPath: from, toPath: tree.path + "/" + dir)
+                    }
                 default:
                     try? fm.removeItem(atPath: tree.path + "/" + dir)
                 }
@@ -69,7 +72,10 @@ import TestSupport
         try daemon.sync()
         let live = try daemon.diagnosticLines()
         let cold = try coldCheckLines(tree.path)
-        #expect(live == cold, "seed \(seed), \(operations) operations:\n only daemon: \(Set(live).subtracting(cold))\n only cold: \(Set(cold).subtracting(live))")
+        #expect(
+            live == cold,
+            "seed \(seed), \(operations) operations:\n only daemon: \(Set(live).subtracting(cold))\n only cold: \(Set(cold).subtracting(live))"
+        )
         #expect(!cold.isEmpty, "the random tree should have findings to compare")
     }
 }
