@@ -5,7 +5,7 @@
 
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
-TEST_DEPS    := util-linux socat
+TEST_DEPS    := util-linux socat systemd
 BENCH_DEPS   := pngcheck watchman python3
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -37,8 +37,13 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# The daemon on the bundled example, in the foreground, with the built-in defaults.
 run: build
-	.build/debug/reswatch check Examples/SampleApp || true
+	@echo "reswatch daemon on Examples/SampleApp (Ctrl-C stops it). In another terminal:"
+	@echo "  .build/debug/reswatch status        .build/debug/reswatch diagnostics"
+	@echo "  .build/debug/reswatch subscribe     (then edit a file under Examples/SampleApp)"
+	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\"}' | socat - UNIX-CONNECT:<socket printed below>"
+	.build/debug/reswatch daemon Examples/SampleApp
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
