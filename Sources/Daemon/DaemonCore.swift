@@ -183,7 +183,8 @@ public actor DaemonCore {
             let quiet = now - last
             let waited = now - first
             if quiet >= settle || waited >= cap { break }
-            try? await Task.sleep(for: min(settle - quiet, cap - waited))
+            // No timer slack: the settle time is the latency floor.
+            try? await Task.sleep(until: now + min(settle - quiet, cap - waited), tolerance: .zero, clock: .continuous)
         }
         flushTask = nil
         flush()
@@ -274,7 +275,7 @@ public actor DaemonCore {
         broadcast(delta)
         for d in delta.added { eventLog?.write("diagnostic.added", Self.logFields(d)) }
         for d in delta.removed { eventLog?.write("diagnostic.removed", Self.logFields(d)) }
-        if readyAnnounced { notifier.notify("STATUS=\(statusLine)") }
+        if readyAnnounced && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }
     }
 
     func broadcast(_ delta: DiagnosticDelta) {

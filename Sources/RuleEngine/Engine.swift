@@ -48,10 +48,16 @@ public final class Engine {
     private var projects: [String: ProjectState] = [:]
     /// Subject → its project directory.
     private var subjects: [Subject: String] = [:]
-    private var subjectsByProject: [String: [Subject]] = [:]
+    private var subjectsByProject: [String: Set<Subject>] = [:]
+    /// Subjects added, removed or moved between projects by the current change: (subject, old, new).
+    private var subjectChanges: [(subject: Subject, old: String?, new: String?)] = []
     private var records: [EvalKey: EvalRecord] = [:]
     private var dependents: [EvaluationInput: Set<EvalKey>] = [:]
     private var scanDiagnostics: [Diagnostic] = []
+    /// Diagnostics of evaluations dropped / stored since the last delta (the delta is computed from
+    /// these alone, never from the whole store: a change costs what it touches, not the tree size).
+    private var droppedDiagnostics: [Diagnostic] = []
+    private var storedDiagnostics: [Diagnostic] = []
     /// Total evaluations run since creation (tests use it to prove incrementality).
     public private(set) var evaluationsRun = 0
     public private(set) var generation = 0
@@ -76,18 +82,17 @@ public final class Engine {
     /// Scans everything and evaluates every rule on every subject.
     @discardableResult
     public func fullScan() -> DiagnosticDelta {
-        let before = diagnostics
+        beginDelta()
         _ = tree.scanAll()
         facts.forgetAll()
+        for r in records.values { droppedDiagnostics += r.diagnostics }
         records = [:]
         dependents = [:]
         projects = [:]
         rebuildSubjects()
+        subjectChanges = []
         let run = evaluate(Set(allEvalKeys()))
-        generation += 1
-        var delta = Self.difference(before, diagnostics)
-        delta.evaluationsRun = run
-        return delta
+        return endDelta(evaluationsRun: run)
     }
 
     /// Re-validates after `paths` (absolute, or relative to the root) changed on disk.
@@ -132,17 +137,16 @@ public final class Engine {
     /// Swaps the rule set (module reload) and re-runs everything that depends on rules.
     @discardableResult
     public func replaceRules(_ rules: RuleSet) -> DiagnosticDelta {
-        let before = diagnostics
+        beginDelta()
         baseRules = rules
         projects = [:]
+        for r in records.values { droppedDiagnostics += r.diagnostics }
         records = [:]
         dependents = [:]
         rebuildSubjects()
+        subjectChanges = []
         let run = evaluate(Set(allEvalKeys()))
-        generation += 1
-        var delta = Self.difference(before, diagnostics)
-        delta.evaluationsRun = run
-        return delta
+        return endDelta(evaluationsRun: run)
     }
 
     /// Every current diagnostic, in stable order.
@@ -179,7 +183,7 @@ public final class Engine {
     }
 
     private func process(_ change: ResourceTree.Change, touched: Set<String>) -> DiagnosticDelta {
-        let before = diagnostics
+        beginDelta()
         var changed = Set<EvaluationInput>()
         for p in change.added + change.removed + change.modified { changed.insert(.file(p)) }
         // A path reported as changed is re-validated even if its stat looks the same: kernel
@@ -193,55 +197,73 @@ public final class Engine {
         for p in change.removed { facts.forget(tree.absolute(p)); parsed.forget(tree.absolute(p)) }
 
         var dirty = Set<EvalKey>()
+        var fullKeyScan = false
+        subjectChanges = []
         let structural = !change.added.isEmpty || !change.removed.isEmpty
         if structural {
             let markerMoved = (change.added + change.removed).contains(where: ProjectIndex.isMarker)
             let newIndex = markerMoved ? ProjectIndex(tree: tree) : projectIndex
-            let oldSubjects = subjects
             if markerMoved && newIndex != projectIndex {
+                // Projects were re-scoped: rebuild every subject's project (rare).
                 projectIndex = newIndex
                 rebuildSubjects()
+                fullKeyScan = true
             } else {
-                for p in change.removed { removeSubjects(at: p) }
-                for p in change.added { addSubjects(at: p) }
-                refreshProjectSubjects()
+                // O(change): only the added and removed paths' subjects move.
+                var affectedProjects = Set<String>()
+                for p in change.removed { affectedProjects.formUnion(removeSubjects(at: p)) }
+                for p in change.added { affectedProjects.formUnion(addSubjects(at: p)) }
+                for project in affectedProjects { updateProjectSubject(project) }
+                if !change.listings.isDisjoint(with: tree.unreadable.keys) || !scanDiagnostics.isEmpty { refreshScanDiagnostics() }
             }
-            // Subjects that appeared, vanished or moved project.
-            var touchedSets = Set<EvaluationInput>()
-            for (s, project) in subjects where oldSubjects[s] != project {
-                touchedSets.insert(.subjects(s.kind, project: project))
-                if let old = oldSubjects[s] { touchedSets.insert(.subjects(s.kind, project: old)) }
-            }
-            for (s, project) in oldSubjects where subjects[s] == nil {
-                touchedSets.insert(.subjects(s.kind, project: project))
-            }
-            changed.formUnion(touchedSets)
-            for key in records.keys where subjects[key.subject] == nil || oldSubjects[key.subject] != subjects[key.subject] {
-                drop(key)
+            for (subject, old, new) in subjectChanges {
+                if let old {
+                    changed.insert(.subjects(subject.kind, project: old))
+                    for key in evalKeys(subject, project: old) { drop(key) }
+                }
+                if let new {
+                    changed.insert(.subjects(subject.kind, project: new))
+                    dirty.formUnion(evalKeys(subject, project: new))
+                }
             }
         }
         // Contexts whose own inputs changed.
         for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || subjectsByProject[dir] == nil {
-            let fresh = resolveProject(dir)
             if subjectsByProject[dir] == nil {
                 projects[dir] = nil
-                for key in records.keys where subjects[key.subject] == dir { drop(key) }
+                for key in records.keys where subjects[key.subject] == nil || subjects[key.subject] == dir { drop(key) }
                 continue
             }
+            let fresh = resolveProject(dir)
             if fresh.context != state.context || fresh.rules.rules.map(\.source) != state.rules.rules.map(\.source)
                 || fresh.rules.errors != state.rules.errors
             {
                 for key in records.keys where subjects[key.subject] == dir { drop(key) }
+                fullKeyScan = true
             }
             projects[dir] = fresh
         }
         for input in changed { dirty.formUnion(dependents[input] ?? []) }
-        // New subjects (and subjects whose evaluations were dropped) need their evaluations.
-        for key in allEvalKeys() where records[key] == nil { dirty.insert(key) }
+        // After a re-scope or a context change, every subject without a record is evaluated.
+        if fullKeyScan {
+            for key in allEvalKeys() where records[key] == nil { dirty.insert(key) }
+        }
         let run = evaluate(dirty)
+        return endDelta(evaluationsRun: run)
+    }
+
+    private func beginDelta() {
+        droppedDiagnostics = scanDiagnostics
+        storedDiagnostics = []
+    }
+
+    private func endDelta(evaluationsRun: Int) -> DiagnosticDelta {
+        storedDiagnostics += scanDiagnostics
+        var delta = Self.difference(droppedDiagnostics, storedDiagnostics)
+        delta.evaluationsRun = evaluationsRun
+        droppedDiagnostics = []
+        storedDiagnostics = []
         generation += 1
-        var delta = Self.difference(before, diagnostics)
-        delta.evaluationsRun = run
         return delta
     }
 
@@ -254,6 +276,12 @@ public final class Engine {
             }
         }
         return keys
+    }
+
+    /// The evaluations of one subject under a project's rules.
+    private func evalKeys(_ subject: Subject, project: String) -> [EvalKey] {
+        let rules = projects[project]?.rules ?? (subjectsByProject[project] == nil ? baseRules : projectState(project).rules)
+        return rules.rules.filter { $0.rule.subjectKinds.contains(subject.kind) }.map { EvalKey(rule: $0.source, subject: subject) }
     }
 
     private func projectState(_ dir: String) -> ProjectState {
@@ -287,7 +315,9 @@ public final class Engine {
 
     private func rebuildSubjects() {
         projectIndex = ProjectIndex(tree: tree)
+        let before = subjects
         subjects = [:]
+        subjectsByProject = [:]
         // One pass over the listings: each directory's project and set-ness is computed once.
         for (dir, entries) in tree.directories where !Self.isModuleDirectory(dir) {
             let project = projectIndex.project(containing: dir)
@@ -296,18 +326,71 @@ public final class Engine {
                 let path = RelativePath.join(dir, e.name)
                 guard let s = SubjectClassifier.subject(path: path, name: e.name, isDirectory: e.isDirectory, parentIsAssetSet: parentIsSet)
                 else { continue }
-                subjects[s] = e.isDirectory ? projectIndex.project(containing: path) : project
+                setSubject(s, e.isDirectory ? projectIndex.project(containing: path) : project, recording: false)
             }
         }
-        refreshProjectSubjects()
+        var dirs = projectIndex.directories
+        dirs.formUnion(subjectsByProject.keys)
+        for d in dirs { updateProjectSubject(d, recording: false) }
+        refreshScanDiagnostics()
+        for (s, old) in before where subjects[s] != old { subjectChanges.append((s, old, subjects[s])) }
+        for (s, new) in subjects where before[s] == nil { subjectChanges.append((s, nil, new)) }
         for key in records.keys where subjects[key.subject] == nil { drop(key) }
     }
 
-    private func addSubjects(at path: String, isDirectory: Bool? = nil) {
-        let dir = isDirectory ?? tree.isDirectory(path)
-        guard tree.contains(path), !Self.isModuleDirectory(RelativePath.parent(path)) else { return }
+    private func setSubject(_ s: Subject, _ project: String, recording: Bool = true) {
+        let old = subjects.updateValue(project, forKey: s)
+        if let old, old != project { subjectsByProject[old]?.remove(s) }
+        subjectsByProject[project, default: []].insert(s)
+        if recording && old != project { subjectChanges.append((s, old, project)) }
+    }
+
+    private func unsetSubject(_ s: Subject) -> String? {
+        guard let old = subjects.removeValue(forKey: s) else { return nil }
+        subjectsByProject[old]?.remove(s)
+        if subjectsByProject[old]?.isEmpty == true { subjectsByProject[old] = nil }
+        subjectChanges.append((s, old, nil))
+        return old
+    }
+
+    /// Adds the subjects a new path is; returns the projects touched.
+    private func addSubjects(at path: String) -> Set<String> {
+        let dir = tree.isDirectory(path)
+        guard tree.contains(path), !Self.isModuleDirectory(RelativePath.parent(path)) else { return [] }
+        var touched = Set<String>()
         for s in SubjectClassifier.subjects(for: path, isDirectory: dir) {
-            subjects[s] = projectIndex.project(containing: dir ? path : RelativePath.parent(path))
+            let project = projectIndex.project(containing: dir ? path : RelativePath.parent(path))
+            setSubject(s, project)
+            touched.insert(project)
+        }
+        return touched
+    }
+
+    /// Removes the subjects a vanished path was; returns the projects touched.
+    private func removeSubjects(at path: String) -> Set<String> {
+        var touched = Set<String>()
+        for kind in SubjectKind.allCases where kind != .project {
+            if let old = unsetSubject(Subject(kind, path)) { touched.insert(old) }
+        }
+        return touched
+    }
+
+    /// Project directories are projects (and evaluated as such) while they exist and hold subjects
+    /// or are marked as projects.
+    private func updateProjectSubject(_ dir: String, recording: Bool = true) {
+        let subject = Subject(.project, dir)
+        let others = (subjectsByProject[dir]?.count ?? 0) - (subjects[subject] == nil ? 0 : 1)
+        let wanted = tree.isDirectory(dir) && (others > 0 || projectIndex.directories.contains(dir))
+        if wanted, subjects[subject] == nil {
+            setSubject(subject, dir, recording: recording)
+        } else if !wanted, subjects[subject] != nil {
+            if recording {
+                _ = unsetSubject(subject)
+            } else {
+                subjects[subject] = nil
+                subjectsByProject[dir]?.remove(subject)
+                if subjectsByProject[dir]?.isEmpty == true { subjectsByProject[dir] = nil }
+            }
         }
     }
 
@@ -316,21 +399,8 @@ public final class Engine {
         dir == ".reswatch" || dir.hasPrefix(".reswatch/") || dir.contains("/.reswatch")
     }
 
-    private func removeSubjects(at path: String) {
-        for kind in SubjectKind.allCases { subjects[Subject(kind, path)] = nil }
-    }
-
-    /// Project subjects follow the project directories; then rebuild the per-project index and
-    /// the engine's own diagnostics (unreadable directories).
-    private func refreshProjectSubjects() {
-        for (s, _) in subjects where s.kind == .project { subjects[s] = nil }
-        var dirs = projectIndex.directories
-        for (_, p) in subjects { dirs.insert(p) }
-        for d in dirs where tree.isDirectory(d) { subjects[Subject(.project, d)] = d }
-        var byProject: [String: [Subject]] = [:]
-        for (s, p) in subjects { byProject[p, default: []].append(s) }
-        for k in byProject.keys { byProject[k]!.sort() }
-        subjectsByProject = byProject
+    /// The engine's own diagnostics: directories that cannot be read.
+    private func refreshScanDiagnostics() {
         scanDiagnostics = tree.unreadable.keys.sorted().map { dir in
             let reason = tree.unreadable[dir]!.reason
             return Diagnostic(
@@ -342,6 +412,7 @@ public final class Engine {
 
     private func drop(_ key: EvalKey) {
         guard let record = records.removeValue(forKey: key) else { return }
+        droppedDiagnostics += record.diagnostics
         for input in record.inputs {
             dependents[input]?.remove(key)
             if dependents[input]?.isEmpty == true { dependents[input] = nil }
@@ -379,7 +450,7 @@ public final class Engine {
         // Batches keep lock traffic low; several batches per core keep both cores busy to the end.
         let batchSize = max(1, min(256, items.count / (ProcessInfo.processInfo.activeProcessorCount * 8)))
         let batches = (items.count + batchSize - 1) / batchSize
-        DispatchQueue.concurrentPerform(iterations: batches) { b in
+        let runBatch: @Sendable (Int) -> Void = { b in
             var local: [(EvalKey, EvalRecord)] = []
             local.reserveCapacity(batchSize)
             for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
@@ -397,9 +468,17 @@ public final class Engine {
             }
             results.withLock { $0 += local }
         }
+        // A handful of evaluations (a typical file change) runs inline: handing them to worker
+        // threads costs more than it saves.
+        if items.count <= 8 {
+            for b in 0..<batches { runBatch(b) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: batches, execute: runBatch)
+        }
         for (key, record) in results.withLock({ $0 }) {
             drop(key)
             records[key] = record
+            storedDiagnostics += record.diagnostics
             for input in record.inputs { dependents[input, default: []].insert(key) }
         }
         evaluationsRun += items.count

@@ -16,14 +16,14 @@ public final class EvaluationContext: ProjectFileAccess {
     let tree: ResourceTree
     let facts: FactsCache
     let parsed: ParsedCache
-    let subjectIndex: [String: [Subject]]
+    let subjectIndex: [String: Set<Subject>]
     let allowedIDs: Set<String>
     private(set) var inputs: Set<EvaluationInput> = []
     private(set) var diagnostics: [Diagnostic] = []
 
     init(
         root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
-        facts: FactsCache, parsed: ParsedCache, subjectIndex: [String: [Subject]], allowedIDs: Set<String>
+        facts: FactsCache, parsed: ParsedCache, subjectIndex: [String: Set<Subject>], allowedIDs: Set<String>
     ) {
         self.root = root
         self.subject = subject
@@ -101,7 +101,7 @@ public final class EvaluationContext: ProjectFileAccess {
     /// Subjects of a kind in this evaluation's project.
     public func subjects(_ kind: SubjectKind) -> [Subject] {
         inputs.insert(.subjects(kind, project: project.directory))
-        return (subjectIndex[project.directory] ?? []).filter { $0.kind == kind }
+        return (subjectIndex[project.directory] ?? []).filter { $0.kind == kind }.sorted()
     }
 
     /// Reports a finding. Project settings (disable, severity, ignore) are applied here.
