@@ -15,6 +15,9 @@ public struct DaemonConfiguration: Sendable {
     /// Rule module directories, in load order (design.md / docs/configuration.md).
     public var ruleDirectories: [String] = []
     public var excludes: Set<String> = ResourceTree.defaultExcludes
+    /// Image facts kept in memory per root (parsed plists/Contents.json: an eighth of it). Past it,
+    /// files are read again when a rule needs them; memory stays flat as trees grow.
+    public var factsCacheEntries = 4096
     /// Subscriber queue bound (bytes waiting to be written) before the queue is dropped for a resync.
     public var subscriberQueueBytes = 1 << 20
 

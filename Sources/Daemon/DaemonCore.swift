@@ -97,7 +97,9 @@ public actor DaemonCore {
         }
         // Watch first, scan second: nothing written during the scan is lost (the watcher also
         // sends a rescan once its watch is in place).
-        let engine = Engine(root: root, rules: modules.current, registry: BuiltinKinds.registry, excludes: configuration.excludes)
+        let engine = Engine(
+            root: root, rules: modules.current, registry: BuiltinKinds.registry, excludes: configuration.excludes,
+            cacheCapacity: configuration.factsCacheEntries)
         roots[root] = Root(engine: engine)
         watcher.add(root: root)
         publishStatus()
@@ -191,6 +193,14 @@ public actor DaemonCore {
     }
 
     func flush() {
+        let flushStart = ContinuousClock.now
+        let waited = firstPending.map { flushStart - $0 }
+        defer {
+            if logger.logLevel <= .debug {
+                let work = ContinuousClock.now - flushStart
+                logger.debug("batch applied: waited \(waited.map { "\($0)" } ?? "-") for quiet, worked \(work)")
+            }
+        }
         let paths = pendingPaths
         let rescans = pendingRescans
         let reloadRules = pendingRuleReload

@@ -16,8 +16,18 @@ public final class FactsCache: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Entries kept at most; past it a quarter are evicted (the daemon bounds its memory this way;
+    /// a one-shot check keeps everything).
+    public let capacity: Int
 
-    public init() {}
+    public init(capacity: Int = .max) { self.capacity = max(capacity, 16) }
+
+    private static func store(_ s: inout State, _ path: String, _ entry: Entry, capacity: Int) {
+        if s.entries[path] == nil, s.entries.count >= capacity {
+            for key in s.entries.keys.prefix(capacity / 4) { s.entries[key] = nil }
+        }
+        s.entries[path] = entry
+    }
 
     /// Header facts for `path`, reading the file only if its stat key changed since the last read.
     /// A caller that has just stat'ed the file passes its key to save the `stat`.
@@ -39,7 +49,7 @@ public final class FactsCache: Sendable {
             var entry = $0.entries[path] ?? Entry()
             if entry.pixels?.key != key { entry.pixels = nil }
             entry.header = facts
-            $0.entries[path] = entry
+            Self.store(&$0, path, entry, capacity: capacity)
         }
         return .success(facts)
     }
@@ -64,7 +74,7 @@ public final class FactsCache: Sendable {
             var entry = $0.entries[path] ?? Entry()
             if entry.header?.key != key { entry.header = nil }
             entry.pixels = facts
-            $0.entries[path] = entry
+            Self.store(&$0, path, entry, capacity: capacity)
         }
         return .success(facts)
     }

@@ -42,8 +42,8 @@ public final class Engine {
     public let registry: KindRegistry
     public private(set) var baseRules: RuleSet
     public private(set) var tree: ResourceTree
-    public let facts = FactsCache()
-    let parsed = ParsedCache()
+    public let facts: FactsCache
+    let parsed: ParsedCache
     private var projectIndex: ProjectIndex
     private var projects: [String: ProjectState] = [:]
     /// Subject → its project directory.
@@ -67,10 +67,12 @@ public final class Engine {
 
     public init(
         root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
-        incremental: Bool = true
+        incremental: Bool = true, cacheCapacity: Int = .max
     ) {
         self.root = root
         self.incremental = incremental
+        self.facts = FactsCache(capacity: cacheCapacity)
+        self.parsed = ParsedCache(capacity: cacheCapacity / 8)
         self.baseRules = rules
         self.registry = registry
         self.tree = ResourceTree(root: root, excludes: excludes)
@@ -198,6 +200,7 @@ public final class Engine {
 
         var dirty = Set<EvalKey>()
         var fullKeyScan = false
+        var rescoped = Set<String>()
         subjectChanges = []
         let structural = !change.added.isEmpty || !change.removed.isEmpty
         if structural {
@@ -239,14 +242,28 @@ public final class Engine {
                 || fresh.rules.errors != state.rules.errors
             {
                 for key in records.keys where subjects[key.subject] == dir { drop(key) }
-                fullKeyScan = true
+                rescoped.insert(dir)
             }
             projects[dir] = fresh
         }
-        for input in changed { dirty.formUnion(dependents[input] ?? []) }
+        for input in changed {
+            dirty.formUnion(dependents[input] ?? [])
+            // Evaluations that read only their own file and found nothing keep no record (most
+            // images): a change to that file re-runs them directly.
+            if case .file(let p) = input {
+                for kind in [SubjectKind.image, .infoPlist, .assetSet] {
+                    let subject = Subject(kind, p)
+                    if let project = subjects[subject] { dirty.formUnion(evalKeys(subject, project: project)) }
+                }
+            }
+        }
         // After a re-scope or a context change, every subject without a record is evaluated.
         if fullKeyScan {
             for key in allEvalKeys() where records[key] == nil { dirty.insert(key) }
+        } else {
+            for dir in rescoped {
+                for subject in subjectsByProject[dir] ?? [] { dirty.formUnion(evalKeys(subject, project: dir)) }
+            }
         }
         let run = evaluate(dirty)
         return endDelta(evaluationsRun: run)
@@ -475,11 +492,16 @@ public final class Engine {
         } else {
             DispatchQueue.concurrentPerform(iterations: batches, execute: runBatch)
         }
+        let selfOnly: (EvalKey, EvalRecord) -> Bool = { key, record in
+            record.diagnostics.isEmpty && record.inputs.count == 1 && record.inputs.first == .file(key.subject.path)
+        }
         for (key, record) in results.withLock({ $0 }) {
             drop(key)
-            records[key] = record
-            storedDiagnostics += record.diagnostics
-            for input in record.inputs { dependents[input, default: []].insert(key) }
+            if !incremental || !selfOnly(key, record) {
+                records[key] = record
+                storedDiagnostics += record.diagnostics
+                for input in record.inputs { dependents[input, default: []].insert(key) }
+            }
         }
         evaluationsRun += items.count
         return items.count

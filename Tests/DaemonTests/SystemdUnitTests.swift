@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// systemd/reswatch.service is valid and hardened (systemd-analyze works on uninstalled units).
 @Suite final class SystemdUnitTests {
@@ -10,7 +10,8 @@ import TestSupport
         let text = try String(contentsOfFile: Repo.root + "/systemd/reswatch.service", encoding: .utf8)
         let dir = try TempTree()
         let path = dir.path + "/reswatch.service"
-        try text.replacingOccurrences(of: "/usr/local/bin/reswatch", with: Repo.binary).write(toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "/usr/local/bin/reswatch", with: Repo.binary).write(
+            toFile: path, atomically: true, encoding: .utf8)
         keep.append(dir)
         return path
     }
