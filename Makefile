@@ -1,7 +1,7 @@
 # reswatch — build, run and test on a fresh Debian machine with Swift.
 #   make run    installs missing apt packages, builds, runs reswatch on Examples/SampleApp
 #   make test   installs missing apt packages, builds, runs every test (and the format lint)
-#   make bench  release build + benchmarks (needs the bench packages; installs them)
+#   make bench  release build + benchmarks beside find, cat, pngcheck and watchman (installs them)
 
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
@@ -56,6 +56,7 @@ test: test-deps build lint
 
 bench: bench-deps release
 	python3 Benchmarks/check_bench.py
+	python3 Benchmarks/latency_bench.py
 
 clean:
 	rm -rf .build
