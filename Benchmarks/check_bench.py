@@ -6,7 +6,6 @@ Prints the median of N runs of each command (page cache warm for all: each tool 
 warm-up run). Needs a release build (.build/release/reswatch) and pngcheck.
 """
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -15,41 +14,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from pngwrite import png  # noqa: E402
+from benchtree import generate  # noqa: E402
 
-SLOTS = [("iphone", "20x20", 2), ("iphone", "20x20", 3), ("iphone", "29x29", 2), ("iphone", "29x29", 3),
-         ("iphone", "40x40", 2), ("iphone", "40x40", 3), ("iphone", "60x60", 2), ("iphone", "60x60", 3),
-         ("ipad", "83.5x83.5", 2), ("ios-marketing", "1024x1024", 1)]
-
-
-def generate(tree: str, sets: int) -> list:
-    marker = os.path.join(tree, f".generated-{sets}")
-    files = []
-    if os.path.exists(marker):
-        for root, _, names in os.walk(tree):
-            files += [os.path.join(root, n) for n in names if n.endswith(".png")]
-        return sorted(files)
-    os.makedirs(tree, exist_ok=True)
-    with open(os.path.join(tree, ".reswatch.yaml"), "w") as f:
-        f.write("devices: [iphone]\ndeployment-target: \"15.0\"\n")
-    cache = {}
-    for i in range(sets):
-        d = os.path.join(tree, f"Module{i // 100}", "Assets.xcassets", f"Icon{i}.appiconset")
-        os.makedirs(d, exist_ok=True)
-        images = []
-        for idiom, size, scale in SLOTS:
-            px = int(round(float(size.split("x")[0]) * scale))
-            name = f"{idiom}-{size}@{scale}x.png"
-            images.append({"idiom": idiom, "size": size, "scale": f"{scale}x", "filename": name})
-            if px not in cache:
-                cache[px] = png(px, px)
-            with open(os.path.join(d, name), "wb") as f:
-                f.write(cache[px])
-            files.append(os.path.join(d, name))
-        with open(os.path.join(d, "Contents.json"), "w") as f:
-            json.dump({"images": images, "info": {"author": "xcode", "version": 1}}, f, indent=2)
-    open(marker, "w").close()
-    return sorted(files)
 
 
 def timed(cmd, runs, stdin=None, ok=(0,)):

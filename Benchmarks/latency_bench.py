@@ -13,47 +13,16 @@ import argparse
 import json
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from pngwrite import png  # noqa: E402
+from benchtree import generate, png  # noqa: E402
 
-SLOTS = [("iphone", "20x20", 2), ("iphone", "20x20", 3), ("iphone", "29x29", 2), ("iphone", "29x29", 3),
-         ("iphone", "40x40", 2), ("iphone", "40x40", 3), ("iphone", "60x60", 2), ("iphone", "60x60", 3),
-         ("ipad", "83.5x83.5", 2), ("ios-marketing", "1024x1024", 1)]
 TARGET = "Module0/Assets.xcassets/Icon0.appiconset/iphone-60x60@2x.png"
 
-
-def generate(tree, files):
-    sets = max(1, files // 11)
-    marker = os.path.join(tree, f".generated-{sets}")
-    if os.path.exists(marker):
-        return sets
-    subprocess.run(["rm", "-rf", tree])
-    os.makedirs(tree)
-    with open(os.path.join(tree, ".reswatch.yaml"), "w") as f:
-        f.write("devices: [iphone]\ndeployment-target: \"15.0\"\n")
-    cache = {}
-    for i in range(sets):
-        d = os.path.join(tree, f"Module{i // 100}", "Assets.xcassets", f"Icon{i}.appiconset")
-        os.makedirs(d, exist_ok=True)
-        images = []
-        for idiom, size, scale in SLOTS:
-            px = int(round(float(size.split("x")[0]) * scale))
-            name = f"{idiom}-{size}@{scale}x.png"
-            images.append({"idiom": idiom, "size": size, "scale": f"{scale}x", "filename": name})
-            if px not in cache:
-                cache[px] = png(px, px)
-            with open(os.path.join(d, name), "wb") as f:
-                f.write(cache[px])
-        with open(os.path.join(d, "Contents.json"), "w") as f:
-            json.dump({"images": images, "info": {"author": "xcode", "version": 1}}, f)
-    open(marker, "w").close()
-    return sets
 
 
 class Lines:
@@ -198,7 +167,7 @@ def main():
     print(f"{'files':>7} {'settle':>6} | {'reswatch p50':>12} {'p90':>7} {'p99':>7} | {'watchman p50':>12} {'p90':>7} {'p99':>7} | {'RSS reswatch':>12} {'watchman':>9}")
     for size in [int(s) for s in a.sizes.split(",")]:
         tree = f"/tmp/reswatch-bench/latency-{size}"
-        generate(tree, size)
+        generate(tree, max(1, size // 11))
         for settle in [int(s) for s in a.settles.split(",")]:
             files, rs, ws, rrss, wrss = run_one(a.binary, tree, settle, a.writes)
             print(f"{files:>7} {settle:>4}ms | {pct(rs, 50):>10.1f}ms {pct(rs, 90):>5.1f}ms {pct(rs, 99):>5.1f}ms | "

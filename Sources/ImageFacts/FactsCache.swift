@@ -32,48 +32,37 @@ public final class FactsCache: Sendable {
     /// Header facts for `path`, reading the file only if its stat key changed since the last read.
     /// A caller that has just stat'ed the file passes its key to save the `stat`.
     public func image(at path: String, key known: FileKey? = nil) -> Result<ImageFacts, SystemError> {
-        let key: FileKey
-        if let known {
-            key = known
-        } else {
-            do { key = try FileSystem.statusFollowingLinks(path).key } catch { return .failure(error) }
-        }
-        if let cached = state.withLock({ $0.entries[path]?.header }), cached.key == key {
-            return .success(cached)
-        }
-        let bytes: [UInt8]
-        do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
-        let facts = PNGReader.inspect(bytes: bytes, key: key)
-        state.withLock {
-            $0.fileReads += 1
-            var entry = $0.entries[path] ?? Entry()
-            if entry.pixels?.key != key { entry.pixels = nil }
-            entry.header = facts
-            Self.store(&$0, path, entry, capacity: capacity)
-        }
-        return .success(facts)
+        lookup(path, known, cached: \.header, store: \.header, decodes: false) { PNGReader.inspect(bytes: $0, key: $1) }
     }
 
     /// Decoded pixel facts for `path` (full libpng decode), cached by the same key.
     public func pixels(at path: String, key known: FileKey? = nil) -> Result<PixelFacts, SystemError> {
+        lookup(path, known, cached: \.pixels, store: \.pixels, decodes: true) { PNGReader.decode(bytes: $0, key: $1) }
+    }
+
+    /// The one cache path: stat (unless the key is known), hit if the key matches, else read the
+    /// file, compute, and keep the other kind of fact only if it is of the same version.
+    private func lookup<T: Sendable>(
+        _ path: String, _ known: FileKey?, cached: KeyPath<Entry, T?>, store: WritableKeyPath<Entry, T?>, decodes: Bool,
+        compute: ([UInt8], FileKey) -> T
+    ) -> Result<T, SystemError> where T: Keyed {
         let key: FileKey
         if let known {
             key = known
         } else {
             do { key = try FileSystem.statusFollowingLinks(path).key } catch { return .failure(error) }
         }
-        if let cached = state.withLock({ $0.entries[path]?.pixels }), cached.key == key {
-            return .success(cached)
-        }
+        if let hit = state.withLock({ $0.entries[path]?[keyPath: cached] }), hit.key == key { return .success(hit) }
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
-        let facts = PNGReader.decode(bytes: bytes, key: key)
+        let facts = compute(bytes, key)
         state.withLock {
             $0.fileReads += 1
-            $0.decodes += 1
+            if decodes { $0.decodes += 1 }
             var entry = $0.entries[path] ?? Entry()
             if entry.header?.key != key { entry.header = nil }
-            entry.pixels = facts
+            if entry.pixels?.key != key { entry.pixels = nil }
+            entry[keyPath: store] = facts
             Self.store(&$0, path, entry, capacity: capacity)
         }
         return .success(facts)
@@ -98,3 +87,8 @@ extension FactsCache {
     /// Empties the cache (a full rescan from scratch).
     public func forgetAll() { clear() }
 }
+
+/// Facts that know which version of the file they describe.
+protocol Keyed { var key: FileKey { get } }
+extension ImageFacts: Keyed {}
+extension PixelFacts: Keyed {}

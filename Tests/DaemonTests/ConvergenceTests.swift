@@ -5,20 +5,9 @@ import Testing
 
 /// ≥ 500 random operations in bursts; after `sync` the daemon equals a fresh `reswatch check`.
 @Suite(.serialized) struct ConvergenceTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [11, 22, 33] as [UInt64])
     func randomOperationsConverge(seed: UInt64) throws {
-        var rng = SplitMix(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let tree = try TempTree([
             "P/.reswatch.yaml": .text("devices: [iphone]\n"),
             "P/A.xcassets/AppIcon.appiconset/Contents.json": .text(
