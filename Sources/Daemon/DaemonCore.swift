@@ -245,7 +245,9 @@ public actor DaemonCore {
                     publishStatus()
                 }
             } else {
+                let t0 = ContinuousClock.now
                 delta = record.engine.apply(changedPaths: changed)
+                if logger.logLevel <= .debug { logger.debug("engine: \(delta.evaluationsRun) evaluations in \(ContinuousClock.now - t0)") }
             }
             publish(root: root, delta)
         }

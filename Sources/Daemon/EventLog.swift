@@ -43,9 +43,8 @@ public final class EventLog: Sendable {
         return e
     }()
 
-    public static func timestamp(_ date: Date = Date()) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
-    }
+    /// A value-type format style: built once, no per-line formatter allocation.
+    static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    public static func timestamp(_ date: Date = Date()) -> String { timestampStyle.format(date) }
 }
