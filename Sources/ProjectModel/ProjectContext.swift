@@ -20,6 +20,8 @@ public struct ProjectContext: Sendable, Hashable {
     public var launchImageName: String?
     /// Root-relative path of the Info.plist in use, if one was found.
     public var infoPlist: String?
+    /// Xcode generates part of Info.plist from build settings (GENERATE_INFOPLIST_FILE = YES).
+    public var infoPlistGenerated = false
     public var ignore: [String] = []
     public var disabledRules: Set<String> = []
     public var severityOverrides: [String: SeverityOverride] = [:]
@@ -112,6 +114,7 @@ public enum ContextResolver {
             context.launchImageName = n; context.sources["launch-image"] = .pbxproj
         }
 
+        context.infoPlistGenerated = pbx.generatesInfoPlist
         context.ignore = config.ignore
         context.disabledRules = config.disabled
         context.severityOverrides = config.severity

@@ -8,6 +8,10 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case infoPlist = "info-plist"
     /// A project directory (rules.md, "Project context").
     case project
+    /// A `.lproj` folder.
+    case localization
+    /// A `Settings.bundle` folder.
+    case settingsBundle = "settings-bundle"
 }
 
 public struct Subject: Sendable, Hashable, Comparable {
@@ -45,7 +49,12 @@ public enum SubjectClassifier {
 
     /// The subject a directory entry is, if any (the fast form used when walking listings).
     public static func subject(path: String, name: String, isDirectory: Bool, parentIsAssetSet: Bool) -> Subject? {
-        if isDirectory { return assetSetType(ofDirectory: name) != nil ? Subject(.assetSet, path) : nil }
+        if isDirectory {
+            if assetSetType(ofDirectory: name) != nil { return Subject(.assetSet, path) }
+            if name.hasSuffix(".lproj") { return Subject(.localization, path) }
+            if name == "Settings.bundle" { return Subject(.settingsBundle, path) }
+            return nil
+        }
         if isInfoPlist(name) { return Subject(.infoPlist, path) }
         let lower = name.lowercased()
         if parentIsAssetSet { return lower.hasSuffix(".png") ? Subject(.image, path) : nil }

@@ -8,6 +8,11 @@ public enum BuiltinKinds {
         AppIconReferenceKind.self,
         AssetSetContentsKind.self,
         PlistSyntaxKind.self,
+        UsageDescriptionsKind.self,
+        InterfaceOrientationsKind.self,
+        DeviceCapabilitiesKind.self,
+        LprojNamesKind.self,
+        SettingsBundleKind.self,
         ExecKind.self,
     ]
 

@@ -27,6 +27,11 @@ enum ExampleTrees {
         .text("devices: \(devices)\ndeployment-target: \"\(target)\"\n\(extra)")
     }
 
+    /// An XML Info.plist with the given body inside its top-level dict.
+    static func plist(_ body: String) -> ExampleFile {
+        .text("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\(body)\n</dict>\n</plist>\n")
+    }
+
     /// A single-size (Xcode 14+) icon set with a good 1024 icon.
     static func singleSize(_ file: ExampleFile = png(1024)) -> [String: ExampleFile] {
         [

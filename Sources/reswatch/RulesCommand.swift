@@ -33,7 +33,7 @@ struct RulesCommand: ParsableCommand {
             case .text:
                 var seen = Set<String>()
                 for (info, rule) in rows where seen.insert(info.id + rule.source).inserted {
-                    let id = info.id.padding(toLength: 28, withPad: " ", startingAt: 0)
+                    let id = info.id.padding(toLength: 32, withPad: " ", startingAt: 0)
                     let sev = info.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                     let code = (info.code ?? "").padding(toLength: 11, withPad: " ", startingAt: 0)
                     print("\(id) \(sev) \(code) \(rule.kindName)  \(info.summary)")

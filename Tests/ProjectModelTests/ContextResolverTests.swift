@@ -67,6 +67,57 @@ import Testing
         #expect(c.sources["devices"] == .pbxproj && c.sources["deployment-target"] == .pbxproj)
     }
 
+    static func pbx(targets: [(name: String, type: String, settings: String, extra: String)]) -> ExampleFile {
+        var objects =
+            "P1 = {isa = PBXProject; buildConfigurationList = L0; targets = (\(targets.indices.map { "T\($0)" }.joined(separator: ", "))); };\n"
+        objects +=
+            "L0 = {isa = XCConfigurationList; buildConfigurations = (C0); };\nC0 = {isa = XCBuildConfiguration; name = Release; buildSettings = { }; };\n"
+        for (i, t) in targets.enumerated() {
+            objects +=
+                "T\(i) = {isa = PBXNativeTarget; name = \(t.name); productType = \"\(t.type)\"; buildConfigurationList = L\(i + 1); };\n"
+            objects += "L\(i + 1) = {isa = XCConfigurationList; buildConfigurations = (C\(i + 1)); };\n"
+            objects += "C\(i + 1) = {isa = XCBuildConfiguration; name = Release; \(t.extra) buildSettings = { \(t.settings) }; };\n"
+        }
+        return .text("// !$*UTF8*$!\n{ archiveVersion = 1; objects = {\n\(objects)}; rootObject = P1; }\n")
+    }
+
+    @Test func watchAppTargetsAreNotTheIOSApp() throws {
+        let c = try context(
+            [
+                "P/P.xcodeproj/project.pbxproj": Self.pbx(targets: [
+                    (
+                        "Watch", "com.apple.product-type.application",
+                        "SDKROOT = watchos; TARGETED_DEVICE_FAMILY = 4; WATCHOS_DEPLOYMENT_TARGET = 9.0;", ""
+                    ),
+                    (
+                        "App", "com.apple.product-type.application",
+                        "SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = 2; IPHONEOS_DEPLOYMENT_TARGET = 14.0;", ""
+                    ),
+                ])
+            ], project: "P")
+        #expect(c.devices == [.ipad] && c.deploymentTarget == OSVersion(14, 0))
+    }
+
+    @Test func unsetDeviceFamilyIsXcodesDefaultUnlessAnXcconfigMaySetIt() throws {
+        let plain = try context(
+            [
+                "P/P.xcodeproj/project.pbxproj": Self.pbx(targets: [
+                    ("App", "com.apple.product-type.application", "SDKROOT = iphoneos;", "")
+                ])
+            ], project: "P")
+        #expect(plain.devices == [.iphone] && plain.sources["devices"] == .pbxproj)
+        let xcconfig = try context(
+            [
+                "P/P.xcodeproj/project.pbxproj": Self.pbx(targets: [
+                    (
+                        "App", "com.apple.product-type.application", "SDKROOT = iphoneos;",
+                        "baseConfigurationReferenceRelativePath = App.xcconfig;"
+                    )
+                ])
+            ], project: "P")
+        #expect(xcconfig.devices == [.iphone, .ipad] && xcconfig.sources["devices"] == .defaults)
+    }
+
     @Test func reswatchYamlBeatsEverything() throws {
         let c = try context(
             [

@@ -70,6 +70,8 @@ import Testing
         "icon.size-mismatch", "icon.missing-required", "icon.missing-recommended", "icon.marketing-missing",
         "icon.marketing-alpha", "icon.transparent", "icon.file-missing", "icon.unassigned", "icon.duplicate-slot",
         "icon.legacy-slot", "icon.set-missing", "catalog.contents-missing", "catalog.contents-invalid", "plist.parse-error",
+        "plist.usage-description-empty", "plist.orientations", "plist.device-capabilities", "lproj.invalid-name",
+        "settings.bundle-invalid",
     ]
 
     @Test func implementedIdsMatchTheContract() throws {
@@ -89,6 +91,7 @@ import Testing
         let expected = [
             "image.corrupt": "ITMS-90013", "icon.marketing-missing": "ITMS-90704", "icon.marketing-alpha": "ITMS-90717",
             "icon.missing-required": "ITMS-90022", "plist.parse-error": "ITMS-90037", "image.16-bit": "ITMS-90682",
+            "plist.usage-description-empty": "ITMS-90738", "plist.orientations": "ITMS-90474",
         ]
         let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, code) in expected { #expect(shipped[id]?.code == code, "\(id)") }

@@ -1,0 +1,90 @@
+import RuleEngine
+
+/// `plist.device-capabilities`: the app's Info.plist declares UIRequiredDeviceCapabilities with known keys.
+public struct DeviceCapabilitiesKind: RuleKind {
+    public static let name = "device-capabilities"
+    public static let summary = "Checks UIRequiredDeviceCapabilities in the app's Info.plist (seed 002's table plus later keys)."
+    public static let subjects: Set<SubjectKind> = [.infoPlist]
+
+    public static let capabilities = RuleInfo(
+        id: "plist.device-capabilities", severity: .warning,
+        summary:
+            "UIRequiredDeviceCapabilities missing from the app's Info.plist, not an array or a dictionary of booleans, or naming an unknown capability.",
+        rationale:
+            "Seed 002: \"All apps are required to have this key\"; the App Store uses it to keep the app off devices that cannot run it, and an unknown key silently requires nothing.",
+        fix: "Add UIRequiredDeviceCapabilities (Xcode's default is [arm64]) and use only the documented keys.")
+    public static let rules = [capabilities]
+    public static let parameters = ["known": "the capability keys iOS understands"]
+
+    let known: Set<String>
+
+    public init(parameters p: ModuleParameters) throws(ModuleError) {
+        try p.expectOnly(["known"])
+        guard let list = try p.strings("known"), !list.isEmpty else {
+            throw p.error("device-capabilities: give the known: capability keys")
+        }
+        known = Set(list)
+    }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }
+        let key = "UIRequiredDeviceCapabilities"
+        guard let value = dict[key] else {
+            // Required of apps; extensions' Info.plists do not need it.
+            if context.project.infoPlist == subject.path, dict["NSExtension"] == nil, !context.project.infoPlistGenerated {
+                context.report(Self.capabilities, path: subject.path, message: "the app's Info.plist has no \(key)")
+            }
+            return
+        }
+        var names: [String] = []
+        if let array = value.array {
+            guard array.allSatisfy({ $0.string != nil }) else {
+                return context.report(Self.capabilities, path: subject.path, message: "\(key) is an array with non-string entries")
+            }
+            names = array.compactMap(\.string)
+        } else if let map = value.dictionary {
+            let notBool = map.filter { if case .boolean = $0.value { return false } else { return true } }.keys.sorted()
+            if !notBool.isEmpty {
+                context.report(
+                    Self.capabilities, path: subject.path, message: "\(key) values must be booleans: \(notBool.joined(separator: ", "))")
+            }
+            names = Array(map.keys)
+        } else {
+            return context.report(Self.capabilities, path: subject.path, message: "\(key) is neither an array nor a dictionary")
+        }
+        for name in names.sorted() where !known.contains(name) {
+            context.report(Self.capabilities, path: subject.path, message: "\(key) names the unknown capability \"\(name)\"")
+        }
+    }
+
+    public static let examples: [RuleExample] = [
+        RuleExample(
+            "arm64 and metal",
+            files: [
+                "App/Info.plist": ExampleTrees.plist(
+                    "<key>UIRequiredDeviceCapabilities</key><array><string>arm64</string><string>metal</string></array>")
+            ],
+            passes: ["plist.device-capabilities"]),
+        RuleExample(
+            "a dictionary of booleans",
+            files: [
+                "App/Info.plist": ExampleTrees.plist(
+                    "<key>UIRequiredDeviceCapabilities</key><dict><key>gps</key><true/><key>telephony</key><false/></dict>")
+            ],
+            passes: ["plist.device-capabilities"]),
+        RuleExample(
+            "the key is missing", files: ["App/Info.plist": ExampleTrees.plist("<key>CFBundleName</key><string>App</string>")],
+            triggers: ["plist.device-capabilities"]),
+        RuleExample(
+            "a misspelt capability",
+            files: ["App/Info.plist": ExampleTrees.plist("<key>UIRequiredDeviceCapabilities</key><array><string>armv64</string></array>")],
+            triggers: ["plist.device-capabilities"]),
+        RuleExample(
+            "a string instead of a boolean",
+            files: [
+                "App/Info.plist": ExampleTrees.plist(
+                    "<key>UIRequiredDeviceCapabilities</key><dict><key>gps</key><string>yes</string></dict>")
+            ],
+            triggers: ["plist.device-capabilities"]),
+    ]
+}
