@@ -12,6 +12,8 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case localization
     /// A `Settings.bundle` folder.
     case settingsBundle = "settings-bundle"
+    /// A `.storyboard` or `.xib` (launch screens).
+    case interfaceFile = "interface-file"
 }
 
 public struct Subject: Sendable, Hashable, Comparable {
@@ -56,6 +58,7 @@ public enum SubjectClassifier {
             return nil
         }
         if isInfoPlist(name) { return Subject(.infoPlist, path) }
+        if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") { return Subject(.interfaceFile, path) }
         let lower = name.lowercased()
         if parentIsAssetSet { return lower.hasSuffix(".png") ? Subject(.image, path) : nil }
         if lower == "itunesartwork" || lower == "itunesartwork@2x" { return Subject(.image, path) }

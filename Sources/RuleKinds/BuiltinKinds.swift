@@ -13,6 +13,8 @@ public enum BuiltinKinds {
         DeviceCapabilitiesKind.self,
         LprojNamesKind.self,
         SettingsBundleKind.self,
+        LaunchScreenKind.self,
+        IconPlistKeysKind.self,
         ExecKind.self,
     ]
 

@@ -71,7 +71,8 @@ import Testing
         "icon.marketing-alpha", "icon.transparent", "icon.file-missing", "icon.unassigned", "icon.duplicate-slot",
         "icon.legacy-slot", "icon.set-missing", "catalog.contents-missing", "catalog.contents-invalid", "plist.parse-error",
         "plist.usage-description-empty", "plist.orientations", "plist.device-capabilities", "lproj.invalid-name",
-        "settings.bundle-invalid",
+        "settings.bundle-invalid", "launch.missing", "launch.storyboard-missing", "launch.images-deprecated",
+        "plist.icon-keys-with-catalog", "plist.icon-name-missing",
     ]
 
     @Test func implementedIdsMatchTheContract() throws {

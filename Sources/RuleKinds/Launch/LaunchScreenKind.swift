@@ -1,0 +1,131 @@
+import RuleEngine
+
+/// `launch.missing`, `launch.storyboard-missing`, `launch.images-deprecated`: the app's Info.plist
+/// names a launch screen that exists, or the app has launch images.
+public struct LaunchScreenKind: RuleKind {
+    public static let name = "launch-screen"
+    public static let summary = "Checks that the app has a launch screen: a storyboard/xib it names, UILaunchScreen, or launch images."
+    public static let subjects: Set<SubjectKind> = [.infoPlist]
+
+    public static let missing = RuleInfo(
+        id: "launch.missing", severity: .error,
+        summary: "No launch storyboard/xib, no UILaunchScreen and no launch image at all.",
+        rationale:
+            "\"Every app must provide at least one launch image\" (seeds 001/002); without a launch screen iOS runs the app letterboxed and App Store Connect rejects it.",
+        fix:
+            "Add a launch storyboard and name it in UILaunchStoryboardName (Xcode: target → General → Launch Screen File), or add UILaunchScreen."
+    )
+    public static let storyboardMissing = RuleInfo(
+        id: "launch.storyboard-missing", severity: .error, code: "ITMS-90475",
+        summary: "UILaunchStoryboardName names no .storyboard/.xib in the project, or includes the extension.",
+        rationale:
+            "The launch screen is looked up by base name; a wrong name or one with \".storyboard\" shows a black screen and fails validation.",
+        fix:
+            "Set UILaunchStoryboardName to the file's base name (LaunchScreen, not LaunchScreen.storyboard) and make sure the file is in the project."
+    )
+    public static let imagesDeprecated = RuleInfo(
+        id: "launch.images-deprecated", severity: .info,
+        summary: "Launch images while the deployment target is iOS 13 or later.",
+        rationale:
+            "Since iOS 13 (April 2020 App Store rule) apps must use a launch storyboard; launch images are ignored on supported devices.",
+        fix: "Replace the launch images with a launch storyboard and delete them.")
+    public static let rules = [missing, storyboardMissing, imagesDeprecated]
+
+    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        // The app's own Info.plist only: extensions and watch apps have no launch screen.
+        guard context.project.infoPlist == subject.path, case .success(let (plist, _)) = context.plist(subject.path),
+            let dict = plist.dictionary, dict["NSExtension"] == nil, dict["WKApplication"] == nil, dict["WKWatchKitApp"] == nil
+        else { return }
+        let interfaceNames = Set(context.subjects(.interfaceFile).map { Self.baseName(RelativePath.name($0.path)) })
+        var hasStoryboard = false
+        for key in ["UILaunchStoryboardName", "UILaunchStoryboardName~iphone", "UILaunchStoryboardName~ipad"] {
+            guard let name = dict[key]?.string else { continue }
+            if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix(".storyboardc") || name.hasSuffix(".nib") {
+                context.report(
+                    Self.storyboardMissing, path: subject.path, message: "\(key) is \"\(name)\": give the base name without the extension")
+                hasStoryboard = true
+            } else if interfaceNames.contains(name) {
+                hasStoryboard = true
+            } else if !name.isEmpty {
+                context.report(
+                    Self.storyboardMissing, path: subject.path,
+                    message: "\(key) names \"\(name)\", but the project has no \(name).storyboard or \(name).xib")
+                hasStoryboard = true
+            }
+        }
+        let launchImages = Self.launchImages(dict, context)
+        let declaresImages = ["UILaunchImages", "UILaunchImageFile", "UILaunchImageFile~ipad", "UILaunchImages~ipad"].contains {
+            dict[$0] != nil
+        }
+        // A generated Info.plist gets its launch screen from build settings (INFOPLIST_KEY_UILaunch…).
+        if !hasStoryboard, !declaresImages, !context.project.infoPlistGenerated,
+            dict["UILaunchScreen"] == nil, dict["UILaunchScreen~iphone"] == nil, dict["UILaunchScreen~ipad"] == nil, launchImages.isEmpty
+        {
+            context.report(
+                Self.missing, path: subject.path, message: "the app has no launch storyboard, no UILaunchScreen and no launch image")
+        }
+        if !launchImages.isEmpty, context.project.deploymentTarget >= OSVersion(13, 0) {
+            context.report(
+                Self.imagesDeprecated, path: launchImages[0],
+                message: "launch images are ignored from iOS 13 on; the deployment target is \(context.project.deploymentTarget)",
+                related: Array(launchImages.dropFirst().prefix(10)))
+        }
+    }
+
+    static func baseName(_ file: String) -> String {
+        guard let dot = file.lastIndex(of: ".") else { return file }
+        return String(file[..<dot])
+    }
+
+    /// Launch-image sets and loose Default*/UILaunchImageFile* PNGs of the project.
+    static func launchImages(_ plist: [String: PlistValue], _ context: EvaluationContext) -> [String] {
+        let bases = Set(["Default"] + [plist["UILaunchImageFile"]?.string, plist["UILaunchImageFile~ipad"]?.string].compactMap { $0 })
+        var found = context.subjects(.assetSet).map(\.path).filter { $0.hasSuffix(".launchimage") }
+        for image in context.subjects(.image) {
+            let name = RelativePath.name(image.path)
+            let parent = RelativePath.name(RelativePath.parent(image.path))
+            guard SubjectClassifier.assetSetType(ofDirectory: parent) == nil else { continue }
+            if bases.contains(where: { name.hasPrefix($0) }) { found.append(image.path) }
+        }
+        return found.sorted()
+    }
+
+    public static let examples: [RuleExample] = {
+        let plist = { (body: String) in ExampleTrees.plist(body) }
+        return [
+            RuleExample(
+                "a storyboard named by its base name",
+                files: [
+                    "App/Info.plist": plist("<key>UILaunchStoryboardName</key><string>LaunchScreen</string>"),
+                    "App/Base.lproj/LaunchScreen.storyboard": .text("<document/>"),
+                ], passes: rules.map(\.id)),
+            RuleExample(
+                "UILaunchScreen instead of a storyboard", files: ["App/Info.plist": plist("<key>UILaunchScreen</key><dict/>")],
+                passes: ["launch.missing"]),
+            RuleExample(
+                "no launch screen of any kind", files: ["App/Info.plist": plist("<key>CFBundleName</key><string>App</string>")],
+                triggers: ["launch.missing"]),
+            RuleExample(
+                "the name includes .storyboard",
+                files: [
+                    "App/Info.plist": plist("<key>UILaunchStoryboardName</key><string>LaunchScreen.storyboard</string>"),
+                    "App/LaunchScreen.storyboard": .text("<document/>"),
+                ], triggers: ["launch.storyboard-missing"]),
+            RuleExample(
+                "the named storyboard does not exist",
+                files: [
+                    "App/Info.plist": plist("<key>UILaunchStoryboardName</key><string>Splash</string>"),
+                    "App/LaunchScreen.storyboard": .text("<document/>"),
+                ], triggers: ["launch.storyboard-missing"]),
+            RuleExample(
+                "launch images with deployment target 15",
+                files: [
+                    "App/.reswatch.yaml": ExampleTrees.config(target: "15.0"),
+                    "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
+                    "App/Default@2x.png": .png(PNGSpec(width: 640, height: 960)),
+                ], triggers: ["launch.images-deprecated"], passes: ["launch.missing"]),
+        ]
+    }()
+}

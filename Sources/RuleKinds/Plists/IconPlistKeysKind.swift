@@ -1,0 +1,65 @@
+import RuleEngine
+
+/// `plist.icon-keys-with-catalog`, `plist.icon-name-missing`: an app that takes its icons from an
+/// asset catalog keeps Info.plist's icon keys consistent with that.
+public struct IconPlistKeysKind: RuleKind {
+    public static let name = "icon-plist-keys"
+    public static let summary = "Checks Info.plist's icon keys in apps whose icons come from an asset catalog."
+    public static let subjects: Set<SubjectKind> = [.infoPlist]
+
+    public static let keysWithCatalog = RuleInfo(
+        id: "plist.icon-keys-with-catalog", severity: .warning,
+        summary: "The app takes icons from an asset catalog but Info.plist still has CFBundleIconFile(s)/CFBundleIcons.",
+        rationale:
+            "QA1686 (seed 000), \"Invalid Image Path\": with asset catalogs the icon keys are added at build time; stale ones name files that are not in the bundle.",
+        fix: "Remove CFBundleIconFile, CFBundleIconFiles and CFBundleIcons (and their ~ipad forms) from Info.plist.")
+    public static let nameMissing = RuleInfo(
+        id: "plist.icon-name-missing", severity: .warning, code: "ITMS-90713",
+        summary:
+            "Asset-catalog icons but no CFBundleIconName in a hand-written Info.plist (and no ASSETCATALOG_COMPILER_APPICON_NAME for actool to add it).",
+        rationale:
+            "App Store Connect: \"Missing Info.plist value … CFBundleIconName\" (ITMS-90713) when the key does not reach the built Info.plist.",
+        fix: "Add <key>CFBundleIconName</key><string>AppIcon</string> (the .appiconset's name).")
+    public static let rules = [keysWithCatalog, nameMissing]
+
+    static let iconKeys = ["CFBundleIconFile", "CFBundleIconFiles", "CFBundleIcons", "CFBundleIconFiles~ipad", "CFBundleIcons~ipad"]
+
+    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        guard context.project.infoPlist == subject.path, case .success(let (plist, _)) = context.plist(subject.path),
+            let dict = plist.dictionary, dict["NSExtension"] == nil
+        else { return }
+        let setName = context.project.appIconName ?? "AppIcon"
+        let usesCatalog = context.subjects(.assetSet).contains { RelativePath.name($0.path) == setName + ".appiconset" }
+        guard usesCatalog else { return }
+        let stale = Self.iconKeys.filter { dict[$0] != nil }
+        if !stale.isEmpty {
+            context.report(
+                Self.keysWithCatalog, path: subject.path,
+                message: "icons come from \(setName).appiconset, but Info.plist still has \(stale.joined(separator: ", "))")
+        }
+        // With ASSETCATALOG_COMPILER_APPICON_NAME set, actool writes CFBundleIconName into the built
+        // Info.plist itself; only a plist that nothing completes must carry it.
+        if dict["CFBundleIconName"] == nil, !context.project.infoPlistGenerated, context.project.sources["app-icon"] != .pbxproj {
+            context.report(
+                Self.nameMissing, path: subject.path,
+                message: "icons come from \(setName).appiconset, but Info.plist has no CFBundleIconName")
+        }
+    }
+
+    public static let examples: [RuleExample] = {
+        var good = ExampleTrees.singleSize()
+        good["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleIconName</key><string>AppIcon</string>")
+        var stale = ExampleTrees.singleSize()
+        stale["App/Info.plist"] = ExampleTrees.plist(
+            "<key>CFBundleIconName</key><string>AppIcon</string><key>CFBundleIconFiles</key><array><string>Icon</string></array>")
+        var noName = ExampleTrees.singleSize()
+        noName["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleName</key><string>App</string>")
+        return [
+            RuleExample("catalog icons and CFBundleIconName", files: good, passes: rules.map(\.id)),
+            RuleExample("catalog icons and a stale CFBundleIconFiles", files: stale, triggers: ["plist.icon-keys-with-catalog"]),
+            RuleExample("catalog icons without CFBundleIconName", files: noName, triggers: ["plist.icon-name-missing"]),
+        ]
+    }()
+}
