@@ -15,6 +15,8 @@ public enum BuiltinKinds {
         SettingsBundleKind.self,
         LaunchScreenKind.self,
         IconPlistKeysKind.self,
+        LaunchImageEntriesKind.self,
+        ITunesArtworkKind.self,
         ExecKind.self,
     ]
 

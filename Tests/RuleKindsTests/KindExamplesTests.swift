@@ -72,7 +72,7 @@ import Testing
         "icon.legacy-slot", "icon.set-missing", "catalog.contents-missing", "catalog.contents-invalid", "plist.parse-error",
         "plist.usage-description-empty", "plist.orientations", "plist.device-capabilities", "lproj.invalid-name",
         "settings.bundle-invalid", "launch.missing", "launch.storyboard-missing", "launch.images-deprecated",
-        "plist.icon-keys-with-catalog", "plist.icon-name-missing",
+        "plist.icon-keys-with-catalog", "plist.icon-name-missing", "plist.launch-image-entry", "icon.itunesartwork",
     ]
 
     @Test func implementedIdsMatchTheContract() throws {
