@@ -63,7 +63,8 @@ public enum SubjectClassifier {
         if parentIsAssetSet { return lower.hasSuffix(".png") ? Subject(.image, path) : nil }
         if lower == "itunesartwork" || lower == "itunesartwork@2x" { return Subject(.image, path) }
         guard lower.hasSuffix(".png") else { return nil }
-        return looseImagePrefixes.contains { lower.hasPrefix($0) } ? Subject(.image, path) : nil
+        // Launch images may carry a custom base (UILaunchImageFile "Legacy-Default"): any "default".
+        return looseImagePrefixes.contains { lower.hasPrefix($0) } || lower.contains("default") ? Subject(.image, path) : nil
     }
 
     public static func isInfoPlist(_ name: String) -> Bool {

@@ -17,6 +17,7 @@ public enum BuiltinKinds {
         IconPlistKeysKind.self,
         LaunchImageEntriesKind.self,
         ITunesArtworkKind.self,
+        LaunchImagesKind.self,
         ExecKind.self,
     ]
 

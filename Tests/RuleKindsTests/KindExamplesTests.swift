@@ -73,6 +73,7 @@ import Testing
         "plist.usage-description-empty", "plist.orientations", "plist.device-capabilities", "lproj.invalid-name",
         "settings.bundle-invalid", "launch.missing", "launch.storyboard-missing", "launch.images-deprecated",
         "plist.icon-keys-with-catalog", "plist.icon-name-missing", "plist.launch-image-entry", "icon.itunesartwork",
+        "launch.size-mismatch", "launch.bad-name",
     ]
 
     @Test func implementedIdsMatchTheContract() throws {
