@@ -67,7 +67,8 @@ public struct LaunchImagesKind: RuleKind {
         if !exact.isEmpty { return exact }
         // No row at this scale (e.g. -736h@2x): the same points at the file's scale.
         return same.map {
-            Row(device: $0.device, height: $0.height, orientation: $0.orientation, scale: scale,
+            Row(
+                device: $0.device, height: $0.height, orientation: $0.orientation, scale: scale,
                 width: $0.width / $0.scale * scale, heightPx: $0.heightPx / $0.scale * scale, legacy: $0.legacy)
         }
     }
