@@ -73,7 +73,7 @@ import Testing
         "plist.usage-description-empty", "plist.orientations", "plist.device-capabilities", "lproj.invalid-name",
         "settings.bundle-invalid", "launch.missing", "launch.storyboard-missing", "launch.images-deprecated",
         "plist.icon-keys-with-catalog", "plist.icon-name-missing", "plist.launch-image-entry", "icon.itunesartwork",
-        "launch.size-mismatch", "launch.bad-name",
+        "launch.size-mismatch", "launch.bad-name", "launch.iphone5-missing", "launch.landscape-asset-catalog",
     ]
 
     @Test func implementedIdsMatchTheContract() throws {
@@ -93,7 +93,7 @@ import Testing
         let expected = [
             "image.corrupt": "ITMS-90013", "icon.marketing-missing": "ITMS-90704", "icon.marketing-alpha": "ITMS-90717",
             "icon.missing-required": "ITMS-90022", "plist.parse-error": "ITMS-90037", "image.16-bit": "ITMS-90682",
-            "plist.usage-description-empty": "ITMS-90738", "plist.orientations": "ITMS-90474",
+            "plist.usage-description-empty": "ITMS-90738", "plist.orientations": "ITMS-90474", "launch.iphone5-missing": "ITMS-90096",
         ]
         let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, code) in expected { #expect(shipped[id]?.code == code, "\(id)") }

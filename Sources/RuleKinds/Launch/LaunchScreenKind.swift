@@ -29,7 +29,19 @@ public struct LaunchScreenKind: RuleKind {
         rationale:
             "Since iOS 13 (April 2020 App Store rule) apps must use a launch storyboard; launch images are ignored on supported devices.",
         fix: "Replace the launch images with a launch storyboard and delete them.")
-    public static let rules = [missing, storyboardMissing, imagesDeprecated]
+    public static let iphone5Missing = RuleInfo(
+        id: "launch.iphone5-missing", severity: .error, code: "ITMS-90096",
+        summary: "An iPhone app with launch images but no launch storyboard and no {320, 568} (640x1136) launch image.",
+        rationale:
+            "App Store Connect: \"Your binary is not optimized for iPhone 5\" (ITMS-90096); without a 568 pt launch image the app runs letterboxed.",
+        fix: "Add a launch storyboard (preferred), or a Default-568h@2x.png of 640x1136.")
+    public static let landscapeCatalog = RuleInfo(
+        id: "launch.landscape-asset-catalog", severity: .warning,
+        summary: "A landscape-only iPhone app whose launch images come from an asset catalog.",
+        rationale:
+            "TN2244 (seed 000): asset catalogs mark iPhone launch images Portrait, so a landscape-only app finds none at launch and shows a blank screen.",
+        fix: "Use a launch storyboard, or loose launch images named in UILaunchImages with UILaunchImageOrientation set to Landscape.")
+    public static let rules = [missing, storyboardMissing, imagesDeprecated, iphone5Missing, landscapeCatalog]
 
     public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
 
@@ -66,12 +78,47 @@ public struct LaunchScreenKind: RuleKind {
             context.report(
                 Self.missing, path: subject.path, message: "the app has no launch storyboard, no UILaunchScreen and no launch image")
         }
+        let usesImages = !hasStoryboard && !launchImages.isEmpty && dict["UILaunchScreen"] == nil
+        if usesImages, context.project.devices.contains(.iphone), !Self.hasTallImage(dict, launchImages, context) {
+            context.report(
+                Self.iphone5Missing, path: subject.path, message: "the app uses launch images but none is 640x1136 (-568h@2x or {320, 568})"
+            )
+        }
+        let orientations = dict["UISupportedInterfaceOrientations"]?.array?.compactMap(\.string) ?? []
+        if usesImages, context.project.devices == [.iphone], !orientations.isEmpty, orientations.allSatisfy({ $0.contains("Landscape") }),
+            let set = launchImages.first(where: { $0.hasSuffix(".launchimage") })
+        {
+            context.report(
+                Self.landscapeCatalog, path: set,
+                message: "a landscape-only iPhone app takes its launch images from \(RelativePath.name(set)); iOS will find none at launch")
+        }
         if !launchImages.isEmpty, context.project.deploymentTarget >= OSVersion(13, 0) {
             context.report(
                 Self.imagesDeprecated, path: launchImages[0],
                 message: "launch images are ignored from iOS 13 on; the deployment target is \(context.project.deploymentTarget)",
                 related: Array(launchImages.dropFirst().prefix(10)))
         }
+    }
+
+    /// A 568 pt tall iPhone launch image: a -568h file, a retina4 slot, or a {320, 568} entry.
+    static func hasTallImage(_ plist: [String: PlistValue], _ images: [String], _ context: EvaluationContext) -> Bool {
+        if (plist["UILaunchImages"]?.array ?? []).contains(where: {
+            $0["UILaunchImageSize"]?.string.flatMap(LaunchSize.parse)?.height == 568
+        }) {
+            return true
+        }
+        for path in images {
+            if path.hasSuffix(".launchimage") {
+                if case .success(let c)? = context.assetContents(RelativePath.join(path, "Contents.json")),
+                    c.images.contains(where: { $0.subtype == "retina4" && $0.filename != nil })
+                {
+                    return true
+                }
+            } else if RelativePath.name(path).contains("-568h") {
+                return true
+            }
+        }
+        return false
     }
 
     static func baseName(_ file: String) -> String {
@@ -119,6 +166,33 @@ public struct LaunchScreenKind: RuleKind {
                     "App/Info.plist": plist("<key>UILaunchStoryboardName</key><string>Splash</string>"),
                     "App/LaunchScreen.storyboard": .text("<document/>"),
                 ], triggers: ["launch.storyboard-missing"]),
+            RuleExample(
+                "iPhone launch images without a 568h one",
+                files: [
+                    "App/.reswatch.yaml": ExampleTrees.config(devices: "[iphone]", target: "6.0"),
+                    "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
+                    "App/Default.png": .png(PNGSpec(width: 320, height: 480)),
+                    "App/Default@2x.png": .png(PNGSpec(width: 640, height: 960)),
+                ], triggers: ["launch.iphone5-missing"]),
+            RuleExample(
+                "iPhone launch images with a 568h one",
+                files: [
+                    "App/.reswatch.yaml": ExampleTrees.config(devices: "[iphone]", target: "6.0"),
+                    "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
+                    "App/Default@2x.png": .png(PNGSpec(width: 640, height: 960)),
+                    "App/Default-568h@2x.png": .png(PNGSpec(width: 640, height: 1136)),
+                ], passes: ["launch.iphone5-missing", "launch.missing"]),
+            RuleExample(
+                "a landscape-only iPhone app with catalog launch images",
+                files: [
+                    "App/.reswatch.yaml": ExampleTrees.config(devices: "[iphone]", target: "7.0"),
+                    "App/Info.plist": plist(
+                        "<key>UISupportedInterfaceOrientations</key><array><string>UIInterfaceOrientationLandscapeLeft</string></array>"),
+                    "App/Assets.xcassets/LaunchImage.launchimage/Contents.json": .text(
+                        "{\"images\":[{\"idiom\":\"iphone\",\"subtype\":\"retina4\",\"orientation\":\"portrait\",\"scale\":\"2x\",\"filename\":\"a.png\"}]}"
+                    ),
+                    "App/Assets.xcassets/LaunchImage.launchimage/a.png": .png(PNGSpec(width: 640, height: 1136)),
+                ], triggers: ["launch.landscape-asset-catalog"], passes: ["launch.iphone5-missing"]),
             RuleExample(
                 "launch images with deployment target 15",
                 files: [
