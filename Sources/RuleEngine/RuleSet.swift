@@ -22,6 +22,11 @@ public struct LoadedRule: Sendable {
     public var ids: Set<String> { Set(reported.map(\.id)).subtracting(RuleSet.sharedIDs) }
     /// Ids the rule may report.
     public var allowedIDs: Set<String> { Set(reported.map(\.id)) }
+    /// The module file the rule comes from.
+    public var file: String {
+        guard let colon = source.lastIndex(of: ":") else { return source }
+        return String(source[..<colon])
+    }
 }
 
 /// Rules ready to run, in load order, plus what failed to load.
@@ -37,10 +42,13 @@ public struct RuleSet: Sendable {
     public init() {}
 
     /// Adds rules; a later rule that reports an id an earlier one reports replaces the earlier one.
+    /// Adds rules; a rule from a later module that reports an id a rule of an earlier module reports
+    /// replaces it. Rules of the same module file never replace each other (two kinds may share ids,
+    /// as appicon-set and legacy-icons share icon.size-mismatch).
     public mutating func add(_ loaded: [LoadedRule]) {
         for rule in loaded {
             let ids = rule.ids
-            rules.removeAll { !$0.ids.isDisjoint(with: ids) }
+            rules.removeAll { $0.file != rule.file && !$0.ids.isDisjoint(with: ids) }
             rules.append(rule)
         }
     }
@@ -124,11 +132,13 @@ public enum RuleModuleLoader {
             return set
         }
         for key in map.keys {
-            guard let k = key.string, ["module", "description", "rules", "examples"].contains(k) else {
+            // "x-…" keys hold shared data for YAML anchors (x-rows: &rows … rows: *rows).
+            guard let k = key.string, ["module", "description", "rules", "examples"].contains(k) || k.hasPrefix("x-") else {
                 set.add(errors: [
                     ModuleError(
                         file: file, line: key.line,
-                        message: "unknown top-level key '\(key.string ?? "?")' (known: module, description, rules, examples)")
+                        message:
+                            "unknown top-level key '\(key.string ?? "?")' (known: module, description, rules, examples, x-… for anchors)")
                 ])
                 continue
             }

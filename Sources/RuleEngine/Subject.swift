@@ -14,6 +14,8 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case settingsBundle = "settings-bundle"
     /// A `.storyboard` or `.xib` (launch screens).
     case interfaceFile = "interface-file"
+    /// Any other loose `.png` (not in an asset set): resolved when Info.plist names it.
+    case loosePNG = "loose-png"
 }
 
 public struct Subject: Sendable, Hashable, Comparable {
@@ -64,7 +66,8 @@ public enum SubjectClassifier {
         if lower == "itunesartwork" || lower == "itunesartwork@2x" { return Subject(.image, path) }
         guard lower.hasSuffix(".png") else { return nil }
         // Launch images may carry a custom base (UILaunchImageFile "Legacy-Default"): any "default".
-        return looseImagePrefixes.contains { lower.hasPrefix($0) } || lower.contains("default") ? Subject(.image, path) : nil
+        if looseImagePrefixes.contains(where: { lower.hasPrefix($0) }) || lower.contains("default") { return Subject(.image, path) }
+        return Subject(.loosePNG, path)
     }
 
     public static func isInfoPlist(_ name: String) -> Bool {

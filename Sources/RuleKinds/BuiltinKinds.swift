@@ -18,6 +18,7 @@ public enum BuiltinKinds {
         LaunchImageEntriesKind.self,
         ITunesArtworkKind.self,
         LaunchImagesKind.self,
+        LegacyIconsKind.self,
         ExecKind.self,
     ]
 

@@ -74,7 +74,9 @@ struct WatchLoop {
             // and its filename index would hand that dead wd back if the same path is created and
             // watched again. Rename the dead entry to a name no path can have.
             if let dir = directories.removeValue(forKey: wd) {
-                inotifytools_replace_filename(dir + "/", "\u{1}stale-\(wd)/")
+                // Only while the library's entry for that path is still this dead wd: if the path was
+                // re-created and watched meanwhile, addWatches already moved the dead entry away.
+                if wdOf(dir) == wd { inotifytools_replace_filename(dir + "/", "\u{1}stale-\(wd)/") }
                 staleEntries += 1
             }
             if staleEntries > Self.compactAfter { compact() }
@@ -164,6 +166,12 @@ struct WatchLoop {
     mutating func addWatches(_ dir: String, root: String) {
         var stack = [dir]
         while let current = stack.popLast() {
+            // A dead entry for this path (its directory was deleted, its IN_IGNORED not yet read)
+            // would make the library's filename index return the dead wd for the new watch.
+            let previous = wdOf(current)
+            if previous > 0, directories[previous] != current {
+                inotifytools_replace_filename(current + "/", "\u{1}stale-\(previous)/")
+            }
             let result = inotifytools_watch_file(current, Int32(bitPattern: EventMask.watched.rawValue))
             if result == 0 {
                 let code = inotifytools_error()

@@ -74,6 +74,7 @@ import Testing
         "settings.bundle-invalid", "launch.missing", "launch.storyboard-missing", "launch.images-deprecated",
         "plist.icon-keys-with-catalog", "plist.icon-name-missing", "plist.launch-image-entry", "icon.itunesartwork",
         "launch.size-mismatch", "launch.bad-name", "launch.iphone5-missing", "launch.landscape-asset-catalog",
+        "plist.invalid-image-path",
     ]
 
     @Test func implementedIdsMatchTheContract() throws {
@@ -94,6 +95,7 @@ import Testing
             "image.corrupt": "ITMS-90013", "icon.marketing-missing": "ITMS-90704", "icon.marketing-alpha": "ITMS-90717",
             "icon.missing-required": "ITMS-90022", "plist.parse-error": "ITMS-90037", "image.16-bit": "ITMS-90682",
             "plist.usage-description-empty": "ITMS-90738", "plist.orientations": "ITMS-90474", "launch.iphone5-missing": "ITMS-90096",
+            "plist.invalid-image-path": "ITMS-90032",
         ]
         let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, code) in expected { #expect(shipped[id]?.code == code, "\(id)") }

@@ -1,0 +1,183 @@
+import RuleEngine
+
+/// Loose app icons named by Info.plist (`CFBundleIconFile(s)`, `CFBundleIcons`(`~ipad`)), checked
+/// against QA1686's tables (seed 000) — for apps that do not take their icons from an asset catalog.
+public struct LegacyIconsKind: RuleKind {
+    public static let name = "legacy-icons"
+    public static let summary = "Checks loose icon files named by Info.plist against Apple's icon tables (QA1686)."
+    public static let subjects: Set<SubjectKind> = [.project]
+
+    public static let invalidPath = RuleInfo(
+        id: "plist.invalid-image-path", severity: .error, code: "ITMS-90032",
+        summary:
+            "An icon name under CFBundleIconFile(s)/CFBundleIcons/CFBundleAlternateIcons has no matching file; without an extension @2x/@3x/~ipad variants are found automatically, with one every variant must be listed.",
+        rationale:
+            "App Store Connect: \"Invalid Image Path - No image found at the path referenced under key …\" (ITMS-90032); QA1686: \"If you include extensions, you must specify all image files … explicitly\".",
+        fix: "Add the file to the project, or fix the name; prefer names without extension so variants are found.")
+    public static let rules = [
+        invalidPath, AppIconSetKind.sizeMismatch, AppIconSetKind.missingRequired, AppIconSetKind.missingRecommended,
+    ]
+    public static let parameters = ["rows": "the seed icon tables (shared with appicon-set through a YAML anchor)"]
+
+    let table: IconTable
+
+    public init(parameters p: ModuleParameters) throws(ModuleError) {
+        try p.expectOnly(["rows"])
+        var rows: [IconTableRow] = []
+        for item in try p.list("rows") ?? [] { rows.append(try IconTableRow.parse(item)) }
+        guard !rows.isEmpty else { throw p.error("legacy-icons: give the rows: table") }
+        table = IconTable(rows: rows, legacySlots: [])
+    }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        let project = context.project
+        guard let infoPath = project.infoPlist, case .success(let (value, _)) = context.plist(infoPath), let plist = value.dictionary,
+            plist["NSExtension"] == nil
+        else { return }
+        let names = Self.iconNames(plist)
+        // Apps on an asset catalog are checked by appicon-set.
+        let catalogSet = (project.appIconName ?? "AppIcon") + ".appiconset"
+        if context.subjects(.assetSet).contains(where: { RelativePath.name($0.path) == catalogSet }) { return }
+        // Every loose PNG of the project, by file name (Xcode copies resources flat into the bundle).
+        var files: [String: String] = [:]
+        for s in context.subjects(.image) + context.subjects(.loosePNG) {
+            let parent = RelativePath.name(RelativePath.parent(s.path))
+            if SubjectClassifier.assetSetType(ofDirectory: parent) == nil { files[RelativePath.name(s.path)] = s.path }
+        }
+        var declared: [String] = []  // file paths the plist names
+        for (key, name) in names {
+            let found = Self.resolve(name, in: files)
+            if found.isEmpty {
+                context.report(
+                    Self.invalidPath, path: infoPath,
+                    message: "\(key) names \"\(name)\", but the project has no "
+                        + (name.contains(".") ? name : "\(name).png (or @2x/@3x/~ipad variant)"))
+            }
+            declared += found
+        }
+        // Without icon keys, pre-3.2 naming applies: Icon.png, Icon@2x.png … are found by name.
+        if names.isEmpty {
+            let conventional = Set(table.rows.compactMap(\.file))
+            declared = files.filter { conventional.contains($0.key) }.map(\.value)
+            guard !declared.isEmpty else { return }
+        }
+        var sizes = Set<Int>()
+        // The seed's own rows (they name a file); the App Store Connect additions (152/167 px,
+        // 20 pt) apply to asset catalogs, which App Store Connect has required since Xcode 9.
+        let rows = table.rows(for: project).filter { $0.file != nil && !$0.file!.hasPrefix("iTunesArtwork") }
+        for path in Set(declared).sorted() {
+            guard case .success(let facts) = context.image(path), let h = facts.header else { continue }
+            if h.width == h.height { sizes.insert(h.width) }
+            let file = RelativePath.name(path)
+            if let row = table.rows.first(where: { $0.file == file }), h.width != row.pixels || h.height != row.pixels {
+                context.report(
+                    AppIconSetKind.sizeMismatch, path: path,
+                    message: "\(file) is \(h.width)x\(h.height) but should be \(row.pixels)x\(row.pixels) (its legacy name)")
+            }
+        }
+        let label = project.devices == [.iphone] ? "iPhone-only" : (project.devices == [.ipad] ? "iPad-only" : "universal")
+        var reported = Set<Int>()
+        for pass in [IconLevel.required, .recommended] {
+            for row in rows where !sizes.contains(row.pixels) && !reported.contains(row.pixels) {
+                var level = row.level(for: project.distribution)
+                if let from = row.legacyFrom, project.deploymentTarget >= from { level = .optional }
+                if level == .settings { level = AppIconSetKind.hasSettingsBundle(context) ? .recommended : .optional }
+                guard level == pass else { continue }
+                reported.insert(row.pixels)
+                let what = "no \(row.pixels)x\(row.pixels) icon" + (row.file.map { " (\($0))" } ?? "")
+                if pass == .required {
+                    context.report(
+                        RuleInfo(
+                            id: AppIconSetKind.missingRequired.id, severity: .error, code: row.code ?? AppIconSetKind.missingRequired.code,
+                            summary: AppIconSetKind.missingRequired.summary, rationale: AppIconSetKind.missingRequired.rationale,
+                            fix: AppIconSetKind.missingRequired.fix),
+                        path: infoPath,
+                        message:
+                            "\(what) among the icons Info.plist names (required for \(label) apps, deployment target \(project.deploymentTarget))"
+                    )
+                } else {
+                    context.report(
+                        AppIconSetKind.missingRecommended, path: infoPath,
+                        message: "\(what) among the icons Info.plist names (optional but recommended)")
+                }
+            }
+        }
+    }
+
+    /// (key, name) pairs of every icon key, in plist order.
+    static func iconNames(_ plist: [String: PlistValue]) -> [(String, String)] {
+        var out: [(String, String)] = []
+        if let n = plist["CFBundleIconFile"]?.string, !n.isEmpty { out.append(("CFBundleIconFile", n)) }
+        for key in ["CFBundleIconFiles", "CFBundleIconFiles~ipad"] {
+            for n in plist[key]?.array?.compactMap(\.string) ?? [] { out.append((key, n)) }
+        }
+        for key in ["CFBundleIcons", "CFBundleIcons~ipad"] {
+            guard let icons = plist[key] else { continue }
+            for n in icons["CFBundlePrimaryIcon"]?["CFBundleIconFiles"]?.array?.compactMap(\.string) ?? [] { out.append((key, n)) }
+            if let single = icons["CFBundlePrimaryIcon"]?["CFBundleIconName"]?.string,
+                icons["CFBundlePrimaryIcon"]?["CFBundleIconFiles"] == nil
+            {
+                _ = single  // a catalog name, resolved by actool
+            }
+            for (_, alt) in icons["CFBundleAlternateIcons"]?.dictionary ?? [:] {
+                for n in alt["CFBundleIconFiles"]?.array?.compactMap(\.string) ?? [] { out.append((key + ".CFBundleAlternateIcons", n)) }
+            }
+        }
+        return out
+    }
+
+    /// Files a name stands for: with an extension, exactly that file; without, the name and its
+    /// @2x/@3x/~iphone/~ipad variants.
+    static func resolve(_ name: String, in files: [String: String]) -> [String] {
+        if name.lowercased().hasSuffix(".png") { return files[name].map { [$0] } ?? [] }
+        var out: [String] = []
+        for scale in ["", "@2x", "@3x"] {
+            for device in ["", "~iphone", "~ipad"] {
+                if let p = files["\(name)\(scale)\(device).png"] { out.append(p) }
+            }
+        }
+        return out
+    }
+
+    public static let examples: [RuleExample] = {
+        let png = { (side: Int) in ExampleFile.png(PNGSpec(width: side, height: side)) }
+        let plist = { (names: String) in
+            ExampleTrees.plist(
+                "<key>CFBundleIcons</key><dict><key>CFBundlePrimaryIcon</key><dict><key>CFBundleIconFiles</key><array>\(names)</array></dict></dict>"
+            )
+        }
+        let config = ExampleTrees.config(devices: "[iphone]", target: "8.0")
+        return [
+            RuleExample(
+                "an iPhone app's icons named without extensions",
+                files: [
+                    "App/.reswatch.yaml": config,
+                    "App/Info.plist": plist(
+                        "<string>Icon-60</string><string>Icon-76</string><string>Icon-Small-40</string><string>Icon-Small</string>"),
+                    "App/Icons/Icon-60@2x.png": png(120), "App/Icons/Icon-60@3x.png": png(180), "App/Icons/Icon-Small-40@2x.png": png(80),
+                    "App/Icons/Icon-Small-40@3x.png": png(120), "App/Icons/Icon-Small@2x.png": png(58),
+                    "App/Icons/Icon-Small@3x.png": png(87),
+                    "App/Icons/Icon-76.png": png(76), "App/Icons/Icon-76@2x.png": png(152), "App/Icons/Icon-Small-40.png": png(40),
+                ], passes: rules.map(\.id)),
+            RuleExample(
+                "a name with no file", files: ["App/.reswatch.yaml": config, "App/Info.plist": plist("<string>Missing</string>")],
+                triggers: ["plist.invalid-image-path", "icon.missing-required"]),
+            RuleExample(
+                "a name with an extension finds no @2x variant",
+                files: [
+                    "App/.reswatch.yaml": config, "App/Info.plist": plist("<string>Icon-60.png</string>"), "App/Icon-60@2x.png": png(120),
+                ], triggers: ["plist.invalid-image-path"]),
+            RuleExample(
+                "Icon-60@2x.png one pixel off",
+                files: [
+                    "App/.reswatch.yaml": config, "App/Info.plist": plist("<string>Icon-60</string>"),
+                    "App/Icon-60@2x.png": .png(PNGSpec(width: 121, height: 121)),
+                ], triggers: ["icon.size-mismatch", "icon.missing-required"]),
+            RuleExample(
+                "no 120x120 icon",
+                files: [
+                    "App/.reswatch.yaml": config, "App/Info.plist": plist("<string>Icon-Small</string>"), "App/Icon-Small@2x.png": png(58),
+                ], triggers: ["icon.missing-required", "icon.missing-recommended"]),
+        ]
+    }()
+}
