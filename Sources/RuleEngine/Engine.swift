@@ -288,7 +288,7 @@ public final class Engine {
         var keys: [EvalKey] = []
         for (subject, dir) in subjects {
             let rules = projectState(dir).rules
-            for r in rules.rules where r.rule.subjectKinds.contains(subject.kind) {
+            for r in rules.rules where r.rule.subjectKinds.contains(subject.kind) && r.rule.applies(to: subject) {
                 keys.append(EvalKey(rule: r.source, subject: subject))
             }
         }
@@ -298,7 +298,8 @@ public final class Engine {
     /// The evaluations of one subject under a project's rules.
     private func evalKeys(_ subject: Subject, project: String) -> [EvalKey] {
         let rules = projects[project]?.rules ?? (subjectsByProject[project] == nil ? baseRules : projectState(project).rules)
-        return rules.rules.filter { $0.rule.subjectKinds.contains(subject.kind) }.map { EvalKey(rule: $0.source, subject: subject) }
+        return rules.rules.filter { $0.rule.subjectKinds.contains(subject.kind) && $0.rule.applies(to: subject) }
+            .map { EvalKey(rule: $0.source, subject: subject) }
     }
 
     private func projectState(_ dir: String) -> ProjectState {

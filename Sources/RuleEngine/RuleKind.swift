@@ -43,6 +43,10 @@ public protocol RuleKind: Sendable {
     /// The subjects this instance evaluates; defaults to `Self.subjects`.
     var subjectKinds: Set<SubjectKind> { get }
 
+    /// A cheap test on the subject's path: subjects it rejects get no evaluation at all (the
+    /// iTunesArtwork kind looks only at files so named). Defaults to every subject of its kinds.
+    func applies(to subject: Subject) -> Bool
+
     /// Evaluates one subject. Everything read goes through `context`, which records it.
     func evaluate(_ subject: Subject, in context: EvaluationContext)
 }
@@ -50,6 +54,7 @@ public protocol RuleKind: Sendable {
 extension RuleKind {
     public var reportedRules: [RuleInfo] { Self.rules }
     public var subjectKinds: Set<SubjectKind> { Self.subjects }
+    public func applies(to subject: Subject) -> Bool { true }
     public static var parameters: [String: String] { [:] }
 }
 

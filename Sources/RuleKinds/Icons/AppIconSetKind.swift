@@ -107,6 +107,8 @@ public struct AppIconSetKind: RuleKind {
         table = IconTable(rows: rows, legacySlots: legacy.map { (slot: $0.0, below: $0.1) })
     }
 
+    public func applies(to subject: Subject) -> Bool { subject.path.hasSuffix(".appiconset") }
+
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let setName = RelativePath.name(subject.path)
         guard SubjectClassifier.assetSetType(ofDirectory: setName) == "appiconset" else { return }

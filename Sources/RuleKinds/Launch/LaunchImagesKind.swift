@@ -51,6 +51,12 @@ public struct LaunchImagesKind: RuleKind {
         self.rows = rows
     }
 
+    /// Loose images and .launchimage sets; images inside asset sets are the set's business.
+    public func applies(to subject: Subject) -> Bool {
+        if subject.kind == .assetSet { return subject.path.hasSuffix(".launchimage") }
+        return SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(subject.path))) == nil
+    }
+
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         switch subject.kind {
         case .assetSet where subject.path.hasSuffix(".launchimage"): evaluateSet(subject, context)
