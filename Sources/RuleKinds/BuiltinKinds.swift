@@ -19,6 +19,8 @@ public enum BuiltinKinds {
         ITunesArtworkKind.self,
         LaunchImagesKind.self,
         LegacyIconsKind.self,
+        LocalizedImageSizeKind.self,
+        StrayIconTemplateKind.self,
         ExecKind.self,
     ]
 

@@ -74,7 +74,7 @@ import Testing
         "settings.bundle-invalid", "launch.missing", "launch.storyboard-missing", "launch.images-deprecated",
         "plist.icon-keys-with-catalog", "plist.icon-name-missing", "plist.launch-image-entry", "icon.itunesartwork",
         "launch.size-mismatch", "launch.bad-name", "launch.iphone5-missing", "launch.landscape-asset-catalog",
-        "plist.invalid-image-path",
+        "plist.invalid-image-path", "lproj.image-mismatch", "icon.stray-template",
     ]
 
     @Test func implementedIdsMatchTheContract() throws {
@@ -99,5 +99,26 @@ import Testing
         ]
         let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, code) in expected { #expect(shipped[id]?.code == code, "\(id)") }
+    }
+}
+
+/// Every rule id of the contract (../shared/spec/rules.md) is reported by a shipped rule and has a
+/// triggering example.
+@Suite struct ContractCoverageTests {
+    @Test func everyContractIdIsImplementedWithExamples() throws {
+        let spec = try String(contentsOfFile: Repo.root + "/../shared/spec/rules.md", encoding: .utf8)
+        let ids = spec.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| "), let cell = line.split(separator: "|").first?.trimmingCharacters(in: .whitespaces),
+                cell.contains("."), cell == cell.lowercased(), !cell.contains(" ")
+            else { return nil }
+            return cell
+        }
+        #expect(ids.count >= 40, "rules.md lists \(ids.count) ids")
+        let shipped = Set(Repo.shippedRuleSet().allRuleInfos.map(\.id))
+        let triggered = Set(BuiltinKinds.all.flatMap { $0.examples.flatMap(\.triggers) })
+        for id in ids {
+            #expect(shipped.contains(id), "\(id) (rules.md) has no implementation in the shipped modules")
+            #expect(triggered.contains(id), "\(id) has no triggering example")
+        }
     }
 }

@@ -1,0 +1,63 @@
+import RuleEngine
+
+/// `icon.stray-template`: loose images named like app icons that the app does not use as icons.
+public struct StrayIconTemplateKind: RuleKind {
+    public static let name = "stray-icon-template"
+    public static let summary = "Finds loose Icon*.png / AppIcon*.png files that are not the configured app icons."
+    public static let subjects: Set<SubjectKind> = [.image]
+
+    public static let stray = RuleInfo(
+        id: "icon.stray-template", severity: .warning,
+        summary: "Images outside the configured icons whose names follow the icon naming convention (Icon*.png, AppIcon*.png).",
+        rationale:
+            "QA1686 (seed 000), \"The wrong icon appears\": iOS and the App Store may pick up a bundled file named like an icon instead of the configured one.",
+        fix: "Rename or remove the file, or reference it as an icon (asset catalog or CFBundleIconFiles).")
+    public static let rules = [stray]
+
+    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+
+    public func applies(to subject: Subject) -> Bool {
+        let name = RelativePath.name(subject.path).lowercased()
+        let parent = RelativePath.parent(subject.path)
+        return (name.hasPrefix("icon") || name.hasPrefix("appicon")) && name.hasSuffix(".png")
+            && SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(parent)) == nil && !parent.hasSuffix(".lproj")
+    }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        let file = RelativePath.name(subject.path)
+        var plist: [String: PlistValue] = [:]
+        if let info = context.project.infoPlist, case .success(let (v, _)) = context.plist(info) { plist = v.dictionary ?? [:] }
+        let names = LegacyIconsKind.iconNames(plist).map(\.1)
+        let usesCatalog = context.subjects(.assetSet).contains {
+            RelativePath.name($0.path) == (context.project.appIconName ?? "AppIcon") + ".appiconset"
+        }
+        if names.isEmpty && !usesCatalog { return }  // pre-3.2 apps find Icon*.png by name: those are the icons
+        let named = names.contains { name in
+            if name.lowercased().hasSuffix(".png") { return name == file }
+            return LegacyIconsKind.resolve(name, in: [file: subject.path]).contains(subject.path)
+        }
+        if !named {
+            context.report(
+                Self.stray, path: subject.path,
+                message: "\(file) is named like an app icon but the app's icons come from "
+                    + (usesCatalog ? "its asset catalog" : "the Info.plist icon keys") + ", which do not use it")
+        }
+    }
+
+    public static let examples: [RuleExample] = {
+        var catalog = ExampleTrees.singleSize()
+        catalog["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleIconName</key><string>AppIcon</string>")
+        return [
+            RuleExample(
+                "an old Icon.png next to an asset catalog",
+                files: catalog.merging(["App/Icon.png": .png(PNGSpec(width: 57, height: 57))]) { a, _ in a },
+                triggers: ["icon.stray-template"]),
+            RuleExample(
+                "Icon.png named by CFBundleIconFiles",
+                files: [
+                    "App/Info.plist": ExampleTrees.plist("<key>CFBundleIconFiles</key><array><string>Icon</string></array>"),
+                    "App/Icon.png": .png(PNGSpec(width: 57, height: 57)),
+                ], passes: ["icon.stray-template"]),
+        ]
+    }()
+}
