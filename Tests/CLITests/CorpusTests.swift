@@ -92,4 +92,66 @@ import Testing
             "\(e.app): \(e.path) (\(e.manifest)) should give \(e.rule); got \(found.filter { $0["path"] as? String == e.path }.map { $0["rule"] ?? "" })"
         )
     }
+
+    /// Every error reswatch reports on the corpus is explained by MANIFEST.md, or is a consequence
+    /// of an anomaly it lists, or is judged here (with the reason) where the manifest is incomplete.
+    static let explained: [(app: String, rule: String, pathPrefix: String, why: String)] = [
+        ("DOOM-iOS-2012", "image.not-png", "__MACOSX/", "MANIFEST: not-a-PNG (AppleDouble resource-fork file)"),
+        (
+            "DOOM-iOS-2012", "plist.invalid-image-path", "code/iphone/Info.plist",
+            "MANIFEST: CFBundleIconFile(s) name files not in the corpus"
+        ),
+        ("DOOM-iOS-2012", "icon.missing-required", "code/iphone/Info.plist", "follows from the missing DOOM_*.png files MANIFEST lists"),
+        ("DOOM-iOS-2012", "launch.missing", "code/iphone/Info.plist", "MANIFEST: lower-case default.png is not a launch image"),
+        ("DOOM-iOS-tvOS-2022", "image.cgbi", "", "MANIFEST: CgBI chunk (Xcode-crushed)"),
+        ("DOOM-iOS-tvOS-2022", "icon.marketing-alpha", "code/iphone/DOOM-iOS.xcassets/AppIcon.appiconset/Icon-1024.png", "MANIFEST: alpha"),
+        ("DuckDuckGo", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
+        ("DuckDuckGo", "icon.marketing-missing", "Widgets/", "MANIFEST: app icon set has no image assigned to any slot"),
+        ("DuckDuckGo", "icon.missing-required", "Widgets/", "MANIFEST: app icon set has no image assigned to any slot"),
+        ("HomeAssistant", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
+        ("HomeAssistant", "image.not-png", "", "MANIFEST: not-a-PNG (webp)"),
+        ("IceCubesApp", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
+        ("IceCubesApp", "icon.marketing-missing", "IceCubesAppWidgetsExtension/", "MANIFEST: app icon set has no image assigned"),
+        ("IceCubesApp", "icon.missing-required", "IceCubesAppWidgetsExtension/", "MANIFEST: app icon set has no image assigned"),
+        (
+            "NetNewsWire", "icon.file-missing", "iOS/Resources/Assets.xcassets/AppIcon.appiconset/Dark Icon.png",
+            "MANIFEST: corpus artefact, file not copied"
+        ),
+        ("NetNewsWire", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
+        ("Simplenote", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icon"),
+        ("moedict-cordova", "icon.file-missing", "", "MANIFEST: listed in Contents.json but file missing"),
+        (
+            "moedict-cordova", "icon.marketing-missing", "platforms/ios/MoeDict/Images.xcassets/AppIcon.appiconset",
+            "its icon-1024.png is missing (MANIFEST)"
+        ),
+        (
+            "moedict-cordova", "icon.missing-required", "platforms/ios/MoeDict/Images.xcassets/AppIcon.appiconset",
+            "its icon files are missing (MANIFEST)"
+        ),
+        ("newsyc", "launch.size-mismatch", "Resources/Launch Images/", "MANIFEST: launch image sizes"),
+        ("zulip-mobile", "icon.size-mismatch", "ios/ZulipMobile/Images.xcassets/AppIcon.appiconset/", "MANIFEST: size mismatch"),
+        // Judged: the manifest is incomplete here.
+        (
+            "iOctocat", "icon.missing-required", "Info.plist",
+            "manifest incomplete: deployment target 6.0 means QA1686 Tables 5 and 6 both apply, and Table 5 requires Icon-60@2x (120) and Icon-76 (76), which the app does not have"
+        ),
+        (
+            "zulip-mobile", "icon.marketing-missing", "ios/ZulipMobile/Images.xcassets/AppIcon.appiconset",
+            "manifest incomplete: the 2016 set has no ios-marketing 1024 slot, which App Store Connect requires (ITMS-90704)"
+        ),
+        (
+            "zulip-mobile", "plist.usage-description-empty", "ios/ZulipMobile/Info.plist",
+            "manifest incomplete: NSLocationWhenInUseUsageDescription is an empty string (ITMS-90738)"
+        ),
+    ]
+
+    @Test(arguments: apps)
+    func noErrorTheManifestDoesNotExplain(_ app: String) throws {
+        for d in try Self.diagnostics(app) where d["severity"] as? String == "error" {
+            let rule = d["rule"] as? String ?? ""
+            let path = d["path"] as? String ?? ""
+            let ok = Self.explained.contains { $0.app == app && $0.rule == rule && path.hasPrefix($0.pathPrefix) }
+            #expect(ok, "\(app): unexplained error \(rule) at \(path): \(d["message"] as? String ?? "")")
+        }
+    }
 }

@@ -167,6 +167,8 @@ public struct LaunchImagesKind: RuleKind {
             check(subject.path, header, [row], "its UILaunchImages entry \(points) @\(scale)x", context)
             return
         }
+        // A height modifier at @1x (-568h.png) names no size at all: launch.bad-name says so.
+        if height != "-" && scale == 1 { return }
         let candidates = expected(iPad ? "ipad" : "iphone", height, orientation, scale)
         check(subject.path, header, candidates, "its name", context)
     }
