@@ -116,9 +116,11 @@ import Testing
         #expect(ids.count >= 40, "rules.md lists \(ids.count) ids")
         let shipped = Set(Repo.shippedRuleSet().allRuleInfos.map(\.id))
         let triggered = Set(BuiltinKinds.all.flatMap { $0.examples.flatMap(\.triggers) })
+        let passing = Set(BuiltinKinds.all.flatMap { $0.examples.flatMap(\.passes) })
         for id in ids {
             #expect(shipped.contains(id), "\(id) (rules.md) has no implementation in the shipped modules")
             #expect(triggered.contains(id), "\(id) has no triggering example")
+            #expect(passing.contains(id), "\(id) has no non-triggering example")
         }
     }
 }

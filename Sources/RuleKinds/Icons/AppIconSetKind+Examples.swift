@@ -8,6 +8,28 @@ extension AppIconSetKind {
             RuleExample("a complete iPhone set passes", files: T.iphoneAllSizes(), passes: rules.map(\.id)),
             RuleExample("a good single-size 1024 set passes", files: T.singleSize(), passes: rules.map(\.id)),
             RuleExample(
+                "dark and tinted 1024 variants may be transparent (iOS 18)",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    set + "/Contents.json": T.contents(
+                        [("universal", "1024x1024", nil, "icon.png")],
+                        extra: [
+                            "    { \"idiom\" : \"universal\", \"platform\" : \"ios\", \"size\" : \"1024x1024\", \"filename\" : \"dark.png\", \"appearances\" : [ { \"appearance\" : \"luminosity\", \"value\" : \"dark\" } ] }",
+                            "    { \"idiom\" : \"universal\", \"platform\" : \"ios\", \"size\" : \"1024x1024\", \"filename\" : \"tinted.png\", \"appearances\" : [ { \"appearance\" : \"luminosity\", \"value\" : \"tinted\" } ] }",
+                        ]),
+                    set + "/icon.png": T.png(1024), set + "/dark.png": T.png(1024, .rgba, transparent: true),
+                    set + "/tinted.png": .png(PNGSpec(width: 1024, height: 1024, color: .grayAlpha, transparentPixels: true)),
+                ], passes: ["icon.marketing-alpha", "icon.transparent", "icon.duplicate-slot", "icon.unassigned"]),
+            RuleExample(
+                "watch and mac entries are left alone",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    set + "/Contents.json": T.contents([
+                        ("universal", "1024x1024", nil, "icon.png"), ("watch", "24x24", "2x", nil), ("mac", "16x16", "1x", nil),
+                    ]),
+                    set + "/icon.png": T.png(1024),
+                ], passes: ["icon.unassigned", "icon.missing-required"]),
+            RuleExample(
                 "121x120 in the 60@2x slot",
                 files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": .png(PNGSpec(width: 121, height: 120))]),
                 triggers: ["icon.size-mismatch"]),

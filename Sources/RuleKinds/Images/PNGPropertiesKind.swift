@@ -4,7 +4,8 @@ import RuleEngine
 public struct PNGPropertiesKind: RuleKind {
     public static let name = "png-properties"
     public static let summary = "Checks that icon / launch / asset-set PNGs are real, intact, RGB, non-interlaced PNGs."
-    public static let subjects: Set<SubjectKind> = [.image]
+    /// Images, and other loose PNGs when Info.plist names them (icons with arbitrary names).
+    public static let subjects: Set<SubjectKind> = [.image, .loosePNG]
 
     public static let notPNG = RuleInfo(
         id: "image.not-png", severity: .error, summary: "A `.png` file whose bytes are not a PNG (JPEG, GIF, WebP, empty file …).",
@@ -55,6 +56,9 @@ public struct PNGPropertiesKind: RuleKind {
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let path = subject.path
+        // Other loose PNGs get only the source-tree checks (not a PNG at all, Xcode-crushed CgBI);
+        // colour model, interlace and depth matter for icons and launch images.
+        let treeChecksOnly = subject.kind == .loosePNG && !Self.isNamedByInfoPlist(path, context)
         let facts: ImageFacts
         switch context.image(path) {
         case .failure(let error):
@@ -68,12 +72,13 @@ public struct PNGPropertiesKind: RuleKind {
             return
         }
         guard let header = facts.header else {
-            context.report(Self.corrupt, path: path, message: "PNG is damaged: \(facts.damage ?? "no IHDR")")
+            if !treeChecksOnly { context.report(Self.corrupt, path: path, message: "PNG is damaged: \(facts.damage ?? "no IHDR")") }
             return
         }
-        if let damage = facts.damage {
+        if let damage = facts.damage, !treeChecksOnly {
             context.report(Self.corrupt, path: path, message: "PNG is damaged: \(damage)")
-        } else if fullDecode, !header.isCgBI, case .success(let pixels) = context.pixels(path), let damage = pixels.damage {
+        } else if !treeChecksOnly, fullDecode, !header.isCgBI, case .success(let pixels) = context.pixels(path), let damage = pixels.damage
+        {
             context.report(Self.corrupt, path: path, message: "PNG does not decode: \(damage)")
         }
         if header.isCgBI {
@@ -99,6 +104,21 @@ public struct PNGPropertiesKind: RuleKind {
             context.report(
                 Self.sixteenBit, severity: old ? .error : .warning, path: path,
                 message: "PNG has 16 bits per channel" + (old ? " and the deployment target is \(context.project.deploymentTarget)" : ""))
+        }
+    }
+
+    /// Whether the project's Info.plist names this file as an icon or launch image.
+    static func isNamedByInfoPlist(_ path: String, _ context: EvaluationContext) -> Bool {
+        guard let info = context.project.infoPlist, case .success(let (value, _)) = context.plist(info), let plist = value.dictionary else {
+            return false
+        }
+        let file = RelativePath.name(path)
+        var names = LegacyIconsKind.iconNames(plist).map(\.1)
+        names += ["UILaunchImageFile", "UILaunchImageFile~ipad"].compactMap { plist[$0]?.string }
+        names += (plist["UILaunchImages"]?.array ?? []).compactMap { $0["UILaunchImageName"]?.string }
+        return names.contains { name in
+            name.lowercased().hasSuffix(".png")
+                ? name == file : !LegacyIconsKind.resolve(name, in: [file: path]).isEmpty || file.hasPrefix(name)
         }
     }
 
