@@ -19,7 +19,7 @@ extension AppIconSetKind {
                         ]),
                     set + "/icon.png": T.png(1024), set + "/dark.png": T.png(1024, .rgba, transparent: true),
                     set + "/tinted.png": .png(PNGSpec(width: 1024, height: 1024, color: .grayAlpha, transparentPixels: true)),
-                ], passes: ["icon.marketing-alpha", "icon.transparent", "icon.duplicate-slot", "icon.unassigned"]),
+                ], passes: ["icon.marketing-alpha", "icon.transparent", "icon.duplicate-slot", "icon.unassigned", "image.not-rgb"]),
             RuleExample(
                 "watch and mac entries are left alone",
                 files: [

@@ -89,7 +89,8 @@ public struct PNGPropertiesKind: RuleKind {
             context.report(Self.interlaced, path: path, message: "PNG is Adam7-interlaced")
         }
         let icon = ImageRole.isAppIcon(path)
-        if let color = header.colorType, color.isGrayscale {
+        // iOS 18 tinted icon variants are grayscale by design.
+        if let color = header.colorType, color.isGrayscale, !(icon && Self.isTintedVariant(path, context)) {
             context.report(
                 Self.notRGB, severity: icon ? .error : .warning, path: path,
                 message: "PNG is \(color.name), not RGB" + (icon ? " (app icons must be RGB)" : ""))
@@ -105,6 +106,14 @@ public struct PNGPropertiesKind: RuleKind {
                 Self.sixteenBit, severity: old ? .error : .warning, path: path,
                 message: "PNG has 16 bits per channel" + (old ? " and the deployment target is \(context.project.deploymentTarget)" : ""))
         }
+    }
+
+    /// Whether Contents.json of the icon set uses this file for a `luminosity: tinted` appearance.
+    static func isTintedVariant(_ path: String, _ context: EvaluationContext) -> Bool {
+        let contents = RelativePath.join(RelativePath.parent(path), "Contents.json")
+        guard case .success(let c)? = context.assetContents(contents) else { return false }
+        let file = RelativePath.name(path)
+        return c.images.contains { $0.filename == file && $0.appearances.contains("luminosity:tinted") }
     }
 
     /// Whether the project's Info.plist names this file as an icon or launch image.
