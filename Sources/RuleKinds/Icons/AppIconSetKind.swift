@@ -16,6 +16,13 @@ public struct AppIconSetKind: RuleKind {
         summary: "A slot Apple's tables mark Required for the project's devices and deployment target has no image.",
         rationale: "App Store Connect rejects the upload: ITMS-90022 (iPhone), ITMS-90023 (iPad).",
         fix: "Add an image of the listed pixel size to that slot, or switch the set to a single 1024x1024 icon (Xcode 14+).")
+    /// icon.missing-required carrying the table row's own code (ITMS-90022 iPhone, -90023 iPad).
+    static func missingRequired(code: String?) -> RuleInfo {
+        RuleInfo(
+            id: missingRequired.id, severity: .error, code: code ?? missingRequired.code, summary: missingRequired.summary,
+            rationale: missingRequired.rationale, fix: missingRequired.fix)
+    }
+
     public static let missingRecommended = RuleInfo(
         id: "icon.missing-recommended", severity: .warning,
         summary: "An \"Optional but recommended\" slot of an all-sizes set is empty.",
@@ -256,9 +263,7 @@ public struct AppIconSetKind: RuleKind {
                     guard requiredSlots.insert(key).inserted else { continue }
                     let code = row.code ?? Self.missingRequired.code
                     context.report(
-                        RuleInfo(
-                            id: Self.missingRequired.id, severity: .error, code: code, summary: Self.missingRequired.summary,
-                            rationale: Self.missingRequired.rationale, fix: Self.missingRequired.fix),
+                        Self.missingRequired(code: code),
                         path: subject.path,
                         message:
                             "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (required for \(tableLabel) apps, deployment target \(target))"

@@ -87,10 +87,7 @@ public struct LegacyIconsKind: RuleKind {
                 let what = "no \(row.pixels)x\(row.pixels) icon" + (row.file.map { " (\($0))" } ?? "")
                 if pass == .required {
                     context.report(
-                        RuleInfo(
-                            id: AppIconSetKind.missingRequired.id, severity: .error, code: row.code ?? AppIconSetKind.missingRequired.code,
-                            summary: AppIconSetKind.missingRequired.summary, rationale: AppIconSetKind.missingRequired.rationale,
-                            fix: AppIconSetKind.missingRequired.fix),
+                        AppIconSetKind.missingRequired(code: row.code),
                         path: infoPath,
                         message:
                             "\(what) among the icons Info.plist names (required for \(label) apps, deployment target \(project.deploymentTarget))"
