@@ -7,11 +7,10 @@ extension DaemonCore {
     public func status() -> StatusResult {
         let list = roots.keys.sorted().map { path -> RootStatus in
             let r = roots[path]!
-            let d = r.engine.diagnostics
+            let counts = r.engine.severityCounts
             return RootStatus(
                 path: path, state: r.state, files: r.engine.fileCount, projects: r.engine.projectContexts.count,
-                errors: d.count { $0.severity == .error }, warnings: d.count { $0.severity == .warning },
-                infos: d.count { $0.severity == .info },
+                errors: counts[.error] ?? 0, warnings: counts[.warning] ?? 0, infos: counts[.info] ?? 0,
                 lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason)
         }
         var errors = modules.errors

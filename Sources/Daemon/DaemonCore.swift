@@ -111,7 +111,7 @@ public actor DaemonCore {
         publish(root: root, delta)
         eventLog?.write(
             "state", ["root": .string(root), "state": .string(roots[root]!.state.rawValue), "files": .number(Double(engine.fileCount))])
-        logger.info("\(root): \(engine.fileCount) files, \(engine.diagnostics.count) diagnostics")
+        logger.info("\(root): \(engine.fileCount) files, \(engine.severityCounts.values.reduce(0, +)) diagnostics")
         publishStatus()
         return rootPaths
     }
@@ -272,9 +272,8 @@ public actor DaemonCore {
     }
 
     var statusLine: String {
-        let all = roots.values.map { $0.engine.diagnostics }
-        let errors = all.reduce(0) { $0 + $1.count { $0.severity == .error } }
-        let warnings = all.reduce(0) { $0 + $1.count { $0.severity == .warning } }
+        let errors = roots.values.reduce(0) { $0 + ($1.engine.severityCounts[.error] ?? 0) }
+        let warnings = roots.values.reduce(0) { $0 + ($1.engine.severityCounts[.warning] ?? 0) }
         return "watching \(roots.count) root\(roots.count == 1 ? "" : "s"): \(errors) errors, \(warnings) warnings"
     }
 

@@ -61,6 +61,8 @@ public final class Engine {
     /// Total evaluations run since creation (tests use it to prove incrementality).
     public private(set) var evaluationsRun = 0
     public private(set) var generation = 0
+    /// Diagnostics per severity, kept from each delta (no need to build the full list to count).
+    public private(set) var severityCounts: [Severity: Int] = [:]
 
     /// False for one-shot runs (`check`): no reverse index of inputs is kept, since nothing will change.
     public let incremental: Bool
@@ -278,6 +280,8 @@ public final class Engine {
         storedDiagnostics += scanDiagnostics
         var delta = Self.difference(droppedDiagnostics, storedDiagnostics)
         delta.evaluationsRun = evaluationsRun
+        for d in delta.added { severityCounts[d.severity, default: 0] += 1 }
+        for d in delta.removed { severityCounts[d.severity, default: 0] -= 1 }
         droppedDiagnostics = []
         storedDiagnostics = []
         generation += 1
