@@ -32,7 +32,11 @@ let package = Package(
             name: "RuleEngine",
             dependencies: ["ImageFacts", "ProjectModel", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "RuleKinds", dependencies: ["RuleEngine", "ImageFacts", "ProjectModel"]),
+        // rules/*.yaml compiled into the binary by a build plugin: the binary needs no rules/ folder.
+        .executableTarget(name: "RuleEmbedder"),
+        .plugin(name: "EmbedShippedRules", capability: .buildTool(), dependencies: ["RuleEmbedder"], path: "Sources/EmbedShippedRules"),
+        .target(name: "ShippedRules", plugins: ["EmbedShippedRules"]),
+        .target(name: "RuleKinds", dependencies: ["RuleEngine", "ImageFacts", "ProjectModel", "ShippedRules"]),
         .target(name: "Reporting", dependencies: ["RuleEngine"]),
         // Only the watcher imports libinotifytools; all its calls happen on one thread.
         .target(name: "Watcher", dependencies: ["CInotifyTools", "SystemCalls"]),
@@ -70,9 +74,9 @@ let package = Package(
         .testTarget(name: "ImageFactsTests", dependencies: ["ImageFacts", "TestSupport"]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "TestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleKinds", "TestSupport"]),
-        .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "TestSupport"]),
+        .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "ShippedRules", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "ReswatchProtocol"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),

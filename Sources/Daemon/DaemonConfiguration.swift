@@ -12,8 +12,10 @@ public struct DaemonConfiguration: Sendable {
     /// A constant stream of events is still processed at least this often.
     public var settleCapMilliseconds = 500
     public var roots: [String] = []
-    /// Rule module directories, in load order (design.md / docs/configuration.md).
+    /// Rule module directories of the config file's `rules:` (layered over the standard ones).
     public var ruleDirectories: [String] = []
+    /// Every source of rule modules, in load order (built-in, /etc, XDG, `rules:`, `--rules`).
+    public var ruleSources = RuleSources(builtIn: [])
     public var excludes: Set<String> = ResourceTree.defaultExcludes
     /// Image facts kept in memory per root (parsed plists/Contents.json: an eighth of it). Past it,
     /// files are read again when a rule needs them; memory stays flat as trees grow.

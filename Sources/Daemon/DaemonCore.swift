@@ -52,13 +52,13 @@ public actor DaemonCore {
         self.eventLog = eventLog
         self.notifier = notifier
         watcher = InotifyWatcher(excludes: configuration.excludes)
-        modules = RuleModules(directories: configuration.ruleDirectories)
+        modules = RuleModules(sources: configuration.ruleSources)
     }
 
     /// Starts watching: rule directories first, then the configured roots.
     public func start() async {
         watcher.start()
-        for dir in configuration.ruleDirectories where FileManager.default.fileExists(atPath: dir) {
+        for dir in configuration.ruleSources.directories where FileManager.default.fileExists(atPath: dir) {
             watcher.add(root: dir)
         }
         for error in modules.errors { reportModuleError(error) }
@@ -138,13 +138,13 @@ public actor DaemonCore {
     public func receive(_ event: WatchEvent) {
         switch event {
         case .changed(let root, let path):
-            if modules.directories.contains(root) {
+            if modules.sources.directories.contains(root) {
                 if path.hasSuffix(".yaml") || path.hasSuffix(".yml") { pendingRuleReload = true }
             } else {
                 pendingPaths[root, default: []].insert(path)
             }
         case .rescan(let root, let reason):
-            if modules.directories.contains(root) {
+            if modules.sources.directories.contains(root) {
                 if reason == "watch added" { return }  // loaded at start already
                 pendingRuleReload = true
             } else {

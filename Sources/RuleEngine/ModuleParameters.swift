@@ -12,7 +12,7 @@ public struct ModuleError: Error, Sendable, Hashable, Codable, CustomStringConve
         self.message = message
     }
 
-    public var description: String { "\(file):\(line.map(String.init) ?? "?"): \(message)" }
+    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
 }
 
 /// Typed access to a module entry's parameters, with file:line in every error.

@@ -80,38 +80,16 @@ public struct RuleSet: Sendable {
 
 /// Loads rule modules (YAML) from directories, in order.
 public enum RuleModuleLoader {
-    /// The directories of rules.md / the issue, in load order.
-    public static func standardDirectories(
-        shipped: String?, projectDirectory: String? = nil, extra: [String] = [], environment: [String: String]
-    )
-        -> [String]
-    {
-        var dirs: [String] = []
-        if let shipped { dirs.append(shipped) }
-        dirs.append("/etc/reswatch/rules.d")
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            dirs.append(xdg + "/reswatch/rules.d")
-        } else if let home = environment["HOME"], !home.isEmpty {
-            dirs.append(home + "/.config/reswatch/rules.d")
-        }
-        if let projectDirectory { dirs.append(projectDirectory + "/.reswatch/rules") }
-        dirs += extra
-        return dirs
-    }
+    /// Largest module file read (a real module is a few KB; the icon tables are 15 KB).
+    public static let moduleSizeLimit = 4 << 20
 
-    /// Loads every `*.yaml` / `*.yml` of each directory (sorted by name). Missing directories are skipped.
-    public static func load(directories: [String], registry: KindRegistry) -> RuleSet {
+    /// Loads modules in order; a module that cannot be read is an error, and the others still load.
+    public static func load(files: [ModuleFile], registry: KindRegistry) -> RuleSet {
         var set = RuleSet()
-        for dir in directories {
-            guard let entries = try? FileSystem.listDirectory(dir) else { continue }
-            for entry in entries where !entry.isDirectory && (entry.name.hasSuffix(".yaml") || entry.name.hasSuffix(".yml")) {
-                let path = dir + "/" + entry.name
-                switch Result(catching: { () throws(SystemError) in try FileSystem.readFile(path, limit: 4 << 20) }) {
-                case .failure(let e):
-                    set.add(errors: [ModuleError(file: path, line: nil, message: "cannot read: \(e.reason)")])
-                case .success(let bytes):
-                    set.merge(parse(String(decoding: bytes, as: UTF8.self), file: path, registry: registry))
-                }
+        for file in files {
+            switch file.text {
+            case .failure(let e): set.add(errors: [e])
+            case .success(let text): set.merge(parse(text, file: file.path, registry: registry))
             }
         }
         return set

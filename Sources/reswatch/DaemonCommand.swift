@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ReswatchProtocol
 import RuleEngine
+import RuleKinds
 import ServiceLifecycle
 import SocketServer
 
@@ -45,9 +46,11 @@ struct DaemonCommand: AsyncParsableCommand {
         if let logFile { configuration.logFile = FileSystem.absolutePath(logFile) }
         if let settleMs { configuration.settleMilliseconds = settleMs }
         configuration.roots += roots.map(FileSystem.absolutePath)
-        configuration.ruleDirectories =
-            RuleModuleLoader.standardDirectories(shipped: RuleLocations.shippedDirectory(), environment: env)
-            + configuration.ruleDirectories + rules.map(FileSystem.absolutePath)
+        configuration.ruleSources = ShippedModules.sources(
+            environment: env, extra: configuration.ruleDirectories + rules.map(FileSystem.absolutePath))
+        // No rule in force (the base failed to load, or every module is broken): a daemon that
+        // checks nothing must not start and report "no problems".
+        try RuleLocations.requireRules(configuration.ruleSources.load(registry: BuiltinKinds.registry), sources: configuration.ruleSources)
 
         let level: Logger.Level = verbose ? .debug : .info
         let logger = Logger(label: "reswatch") { ConsoleLogHandler(label: $0, level: level) }

@@ -1,25 +1,13 @@
+import ArgumentParser
 import Foundation
 import RuleEngine
 import RuleKinds
 
-/// Where the shipped `rules/` directory is: next to the installed binary, or in the source tree.
+/// The rule modules a command runs with: those built into the binary, then /etc, XDG and
+/// `--rules` directories (RESWATCH_SHIPPED_RULES replaces the built-in ones, for developers).
 enum RuleLocations {
-    static func shippedDirectory() -> String? {
-        let env = ProcessInfo.processInfo.environment
-        if let explicit = env["RESWATCH_SHIPPED_RULES"], !explicit.isEmpty { return explicit }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let exePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? exe.path
-        let binDir = (exePath as NSString).deletingLastPathComponent
-        for candidate in [binDir + "/rules", binDir + "/../share/reswatch/rules"] where isDirectory(candidate) {
-            return (candidate as NSString).standardizingPath
-        }
-        // Source tree: walk up from .build/<config>/ to the directory holding Package.swift.
-        var dir = binDir
-        while dir != "/" && !dir.isEmpty {
-            if FileManager.default.fileExists(atPath: dir + "/Package.swift"), isDirectory(dir + "/rules") { return dir + "/rules" }
-            dir = (dir as NSString).deletingLastPathComponent
-        }
-        return nil
+    static func sources(extra: [String]) -> RuleSources {
+        ShippedModules.sources(environment: ProcessInfo.processInfo.environment, extra: extra.map(FileSystem.absolutePath))
     }
 
     static func isDirectory(_ path: String) -> Bool {
@@ -27,10 +15,22 @@ enum RuleLocations {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    /// Shipped, /etc, XDG, then --rules directories (a project's own .reswatch/rules load per project).
-    static func loadRules(extra: [String]) -> RuleSet {
-        let dirs = RuleModuleLoader.standardDirectories(
-            shipped: shippedDirectory(), extra: extra, environment: ProcessInfo.processInfo.environment)
-        return RuleModuleLoader.load(directories: dirs, registry: BuiltinKinds.registry)
+    /// Loads the rules; with no rule in force there is nothing to check, which must never pass as
+    /// "no problems": exit 2 with the reason.
+    static func loadRules(extra: [String]) throws -> RuleSet {
+        let sources = sources(extra: extra)
+        let set = sources.load(registry: BuiltinKinds.registry)
+        try requireRules(set, sources: sources)
+        return set
+    }
+
+    static func requireRules(_ set: RuleSet, sources: RuleSources) throws {
+        guard set.rules.isEmpty else { return }
+        for e in set.errors { FileHandle.standardError.write(Data("\(e)\n".utf8)) }
+        let origin =
+            sources.baseDirectory.map { "RESWATCH_SHIPPED_RULES=\($0) replaces the built-in rules" }
+            ?? "the built-in rules did not load"
+        FileHandle.standardError.write(Data("reswatch: no rule is in force (\(origin)); nothing would be checked\n".utf8))
+        throw ExitCode(2)
     }
 }

@@ -15,7 +15,7 @@ struct RulesCommand: ParsableCommand {
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
         func run() throws {
-            let set = RuleLocations.loadRules(extra: rules)
+            let set = try RuleLocations.loadRules(extra: rules)
             var rows: [(RuleInfo, LoadedRule)] = []
             for r in set.rules { for info in r.reported { rows.append((info, r)) } }
             rows.sort { $0.0.id < $1.0.id }
@@ -49,7 +49,7 @@ struct RulesCommand: ParsableCommand {
             abstract: "Prints docs/rules.md, generated from the rule kinds and shipped modules.")
 
         func run() throws {
-            print(RuleDocs.markdown(rules: RuleLocations.loadRules(extra: []), kinds: BuiltinKinds.all))
+            print(RuleDocs.markdown(rules: ShippedModules.ruleSet(), kinds: BuiltinKinds.all))
         }
     }
 
@@ -71,7 +71,7 @@ struct RulesCommand: ParsableCommand {
             print(
                 "\(file): \(module.rules.count) rule(s) load: \(module.rules.flatMap { $0.reported.map(\.id) }.sorted().joined(separator: ", "))"
             )
-            let base = RuleLocations.loadRules(extra: []).overlaid(with: module)
+            let base = try RuleLocations.loadRules(extra: []).overlaid(with: module)
             var failed = 0
             for (_, example) in module.moduleExamples {
                 let outcome = try ExampleRunner.run(example, rules: base, registry: BuiltinKinds.registry)

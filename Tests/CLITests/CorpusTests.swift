@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The real apps of ../shared/corpus: no crashes, and the defects MANIFEST.md lists are found.
-@Suite struct CorpusTests {
+@Suite(.enabled(if: Repo.sharedAvailable, Repo.sharedMissingReason)) struct CorpusTests {
     static let apps = (try? FileManager.default.contentsOfDirectory(atPath: Repo.corpus).filter { !$0.hasSuffix(".md") }.sorted()) ?? []
 
     static func diagnostics(_ app: String) throws -> [[String: Any]] {
@@ -153,5 +153,30 @@ import Testing
             let ok = Self.explained.contains { $0.app == app && $0.rule == rule && path.hasPrefix($0.pathPrefix) }
             #expect(ok, "\(app): unexplained error \(rule) at \(path): \(d["message"] as? String ?? "")")
         }
+    }
+}
+
+/// CI runs the corpus tests wherever ../shared exists: they may be skipped only in a lone clone.
+@Suite struct SharedPresenceTests {
+    @Test func sharedIsPresentWhenRequired() {
+        #expect(!Repo.sharedRequired || Repo.sharedAvailable, "RESWATCH_REQUIRE_SHARED=1 but \(Repo.corpus) is missing")
+    }
+
+    /// The repository's copy of the contract keeps every id of the shared spec it came from.
+    @Test(.enabled(if: Repo.sharedAvailable, Repo.sharedMissingReason))
+    func theRepositoryContractKeepsEverySharedId() throws {
+        let ids = { (text: String) in
+            Set(
+                text.split(separator: "\n").compactMap { line -> String? in
+                    guard line.hasPrefix("| "), let cell = line.split(separator: "|").first?.trimmingCharacters(in: .whitespaces),
+                        cell.contains("."), cell == cell.lowercased(), !cell.contains(" ")
+                    else { return nil }
+                    return cell
+                })
+        }
+        let shared = ids(try String(contentsOfFile: Repo.shared + "/spec/rules.md", encoding: .utf8))
+        let ours = ids(try String(contentsOfFile: Repo.contract, encoding: .utf8))
+        #expect(shared.count >= 40)
+        #expect(shared.subtracting(ours).isEmpty, "ids dropped from docs/spec/rules.md: \(shared.subtracting(ours).sorted())")
     }
 }

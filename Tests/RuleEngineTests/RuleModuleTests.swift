@@ -39,7 +39,7 @@ import Testing
             "a.yaml": .text("rules: [ {kind: plist-syntax} ]\n"), "b.yaml": .text(": : :\n"),
             "c.yml": .text("rules:\n  - kind: png-properties\n"),
         ])
-        let set = RuleModuleLoader.load(directories: [dir.path, "/nonexistent/dir"], registry: registry)
+        let set = RuleSources(builtIn: [], optionalDirectories: [dir.path, "/nonexistent/dir"]).load(registry: registry)
         #expect(Set(set.rules.map(\.kindName)) == ["plist-syntax", "png-properties"])
         #expect(set.errors.count == 1 && set.errors[0].file.hasSuffix("b.yaml"))
     }
@@ -47,15 +47,25 @@ import Testing
     @Test func laterModuleWithTheSameRuleIdReplacesTheEarlier() throws {
         let first = try TempTree(["images.yaml": .text("rules:\n  - kind: png-properties\n")])
         let second = try TempTree(["mine.yaml": .text("rules:\n  - kind: png-properties\n    full-decode: true\n")])
-        let set = RuleModuleLoader.load(directories: [first.path, second.path], registry: registry)
+        let set = RuleSources(builtIn: [], requiredDirectories: [first.path, second.path]).load(registry: registry)
         #expect(set.rules.count == 1 && set.rules[0].source.hasPrefix(second.path))
     }
 
-    @Test func standardDirectoriesInOrder() {
-        let dirs = RuleModuleLoader.standardDirectories(
-            shipped: "/opt/rules", projectDirectory: "/p", extra: ["/x"], environment: ["XDG_CONFIG_HOME": "/cfg"])
-        #expect(dirs == ["/opt/rules", "/etc/reswatch/rules.d", "/cfg/reswatch/rules.d", "/p/.reswatch/rules", "/x"])
-        #expect(RuleModuleLoader.standardDirectories(shipped: nil, environment: ["HOME": "/h"])[1] == "/h/.config/reswatch/rules.d")
+    @Test func standardSourcesInOrder() {
+        let builtIn = [ModuleFile(path: "<built-in>/rules/a.yaml", text: .success("rules: []\n"))]
+        let sources = RuleSources.standard(builtIn: builtIn, environment: ["XDG_CONFIG_HOME": "/cfg"], extra: ["/x"])
+        #expect(sources.baseDirectory == nil && sources.files().first == builtIn[0])
+        #expect(sources.directories == ["/etc/reswatch/rules.d", "/cfg/reswatch/rules.d", "/x"])
+        #expect(RuleSources.standard(builtIn: [], environment: ["HOME": "/h"]).directories[1] == "/h/.config/reswatch/rules.d")
+        let overridden = RuleSources.standard(builtIn: builtIn, environment: ["RESWATCH_SHIPPED_RULES": "/dev/rules"])
+        #expect(overridden.directories.first == "/dev/rules" && !overridden.files().contains(builtIn[0]))
+    }
+
+    @Test func aMissingRequiredDirectoryIsAnErrorAndAMissingOptionalOneIsNot() {
+        let set = RuleSources(builtIn: [], optionalDirectories: ["/nonexistent/etc"], requiredDirectories: ["/nonexistent/rules"])
+            .load(registry: registry)
+        #expect(set.errors.map(\.file) == ["/nonexistent/rules"])
+        #expect(set.errors.first?.message.contains("No such file or directory") == true)
     }
 
     @Test func projectModulesApplyToTheirProjectOnly() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import RuleEngine
 import RuleKinds
+import ShippedRules
 import TestSupport
 import Testing
 
@@ -78,7 +79,7 @@ import Testing
     ]
 
     @Test func implementedIdsMatchTheContract() throws {
-        let spec = try String(contentsOfFile: Repo.root + "/../shared/spec/rules.md", encoding: .utf8)
+        let spec = try String(contentsOfFile: Repo.contract, encoding: .utf8)
         let shipped = Dictionary(Repo.shippedRuleSet().allRuleInfos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for id in Self.implemented {
             #expect(spec.contains("| \(id) |"), "\(id) is not in rules.md")
@@ -102,11 +103,11 @@ import Testing
     }
 }
 
-/// Every rule id of the contract (../shared/spec/rules.md) is reported by a shipped rule and has a
+/// Every rule id of the contract (docs/spec/rules.md) is reported by a shipped rule and has a
 /// triggering example.
 @Suite struct ContractCoverageTests {
     @Test func everyContractIdIsImplementedWithExamples() throws {
-        let spec = try String(contentsOfFile: Repo.root + "/../shared/spec/rules.md", encoding: .utf8)
+        let spec = try String(contentsOfFile: Repo.contract, encoding: .utf8)
         let ids = spec.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("| "), let cell = line.split(separator: "|").first?.trimmingCharacters(in: .whitespaces),
                 cell.contains("."), cell == cell.lowercased(), !cell.contains(" ")
@@ -122,5 +123,21 @@ import Testing
             #expect(triggered.contains(id), "\(id) has no triggering example")
             #expect(passing.contains(id), "\(id) has no non-triggering example")
         }
+    }
+}
+
+/// The modules built into the binary are the files of rules/, byte for byte.
+@Suite struct ShippedModulesTests {
+    @Test func embeddedModulesAreTheRulesFolder() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Repo.shippedRules)
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+        #expect(ShippedRules.modules.map(\.name) == names)
+        for module in ShippedRules.modules {
+            let onDisk = try String(contentsOfFile: Repo.shippedRules + "/" + module.name, encoding: .utf8)
+            #expect(module.text == onDisk, "\(module.name) differs from rules/\(module.name)")
+        }
+        let set = ShippedModules.ruleSet()
+        #expect(set.errors.isEmpty, "\(set.errors)")
+        #expect(set.rules.allSatisfy { $0.source.hasPrefix("<built-in>/rules/") })
     }
 }

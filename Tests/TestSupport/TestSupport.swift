@@ -1,6 +1,7 @@
 import Foundation
 import RuleEngine
 import RuleKinds
+import Testing
 
 /// Paths of the source tree and the shared corpus, found from this file's location.
 public enum Repo {
@@ -10,13 +11,20 @@ public enum Repo {
         return url.path
     }()
     public static var shippedRules: String { root + "/rules" }
-    public static var corpus: String { (root as NSString).deletingLastPathComponent + "/shared/corpus" }
+    /// `../shared` beside the clone: the corpus of real apps and Apple's seed documents. A lone
+    /// clone has none; tests that need it are skipped there with this reason, and CI
+    /// (`RESWATCH_REQUIRE_SHARED=1`, set by .ci/run when ../shared exists) makes them mandatory.
+    public static var shared: String { (root as NSString).deletingLastPathComponent + "/shared" }
+    public static var corpus: String { shared + "/corpus" }
+    public static var sharedAvailable: Bool { FileManager.default.fileExists(atPath: corpus + "/MANIFEST.md") }
+    public static var sharedRequired: Bool { ProcessInfo.processInfo.environment["RESWATCH_REQUIRE_SHARED"] == "1" }
+    public static let sharedMissingReason: Comment = "needs ../shared/corpus beside the clone (absent: a lone clone skips the corpus tests)"
+    /// The rule-id contract, kept in the repository.
+    public static var contract: String { root + "/docs/spec/rules.md" }
     public static var binary: String { root + "/.build/debug/reswatch" }
 
-    /// The shipped modules, loaded once per call.
-    public static func shippedRuleSet() -> RuleSet {
-        RuleModuleLoader.load(directories: [shippedRules], registry: BuiltinKinds.registry)
-    }
+    /// The shipped modules (as built into the binary), loaded once per call.
+    public static func shippedRuleSet() -> RuleSet { ShippedModules.ruleSet() }
 }
 
 /// A temporary directory that removes itself.

@@ -1,0 +1,17 @@
+import RuleEngine
+import ShippedRules
+
+/// The rule modules built into the binary (rules/*.yaml, embedded at build time).
+public enum ShippedModules {
+    public static var files: [ModuleFile] {
+        ShippedRules.modules.map { ModuleFile(path: ShippedRules.displayPath($0.name), text: .success($0.text)) }
+    }
+
+    /// The standard layering (built-in, /etc, XDG, then `extra`) for an environment.
+    public static func sources(environment: [String: String], extra: [String] = []) -> RuleSources {
+        RuleSources.standard(builtIn: files, environment: environment, extra: extra)
+    }
+
+    /// The built-in modules alone, loaded.
+    public static func ruleSet() -> RuleSet { RuleModuleLoader.load(files: files, registry: BuiltinKinds.registry) }
+}
