@@ -41,13 +41,14 @@ public struct Diagnostic: Sendable, Hashable, Codable {
         try c.encode(rule, forKey: .rule)
         try c.encode(severity, forKey: .severity)
         try c.encode(code, forKey: .code)  // null, not absent: the shape is fixed
-        try c.encode(root, forKey: .root)
-        try c.encode(project, forKey: .project)
-        try c.encode(path, forKey: .path)
+        // File names that are not UTF-8 carry their undecodable bytes as \xHH (FileName).
+        try c.encode(FileName.escapingUndecodable(root), forKey: .root)
+        try c.encode(FileName.escapingUndecodable(project), forKey: .project)
+        try c.encode(FileName.escapingUndecodable(path), forKey: .path)
         try c.encode(line, forKey: .line)
-        try c.encode(message, forKey: .message)
-        try c.encode(fix, forKey: .fix)
-        try c.encode(related, forKey: .related)
+        try c.encode(FileName.escapingUndecodable(message), forKey: .message)
+        try c.encode(fix.map(FileName.escapingUndecodable), forKey: .fix)
+        try c.encode(related.map(FileName.escapingUndecodable), forKey: .related)
     }
 
     /// Stable order: root, path, line, rule, message.

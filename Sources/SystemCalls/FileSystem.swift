@@ -56,20 +56,20 @@ public enum FileSystem {
     /// `lstat`: symbolic links are reported as links, not followed.
     public static func status(_ path: String) throws(SystemError) -> FileStatus {
         var st = stat()
-        _ = try retryingEINTR("lstat", path) { lstat(path, &st) }
+        _ = try retryingEINTR("lstat", path) { FileName.withCString(path) { lstat($0, &st) } }
         return FileStatus(st)
     }
 
     /// `stat`, following links.
     public static func statusFollowingLinks(_ path: String) throws(SystemError) -> FileStatus {
         var st = stat()
-        _ = try retryingEINTR("stat", path) { stat(path, &st) }
+        _ = try retryingEINTR("stat", path) { FileName.withCString(path) { stat($0, &st) } }
         return FileStatus(st)
     }
 
     /// Whole file, refusing files larger than `limit` bytes (EFBIG).
     public static func readFile(_ path: String, limit: Int = 64 << 20) throws(SystemError) -> [UInt8] {
-        let fd = try retryingEINTR("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = try retryingEINTR("open", path) { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
         defer { close(fd) }
         var st = stat()
         _ = try retryingEINTR("fstat", path) { fstat(fd, &st) }
@@ -97,7 +97,7 @@ public enum FileSystem {
 
     /// Entries of a directory, without `.` and `..`, sorted by name.
     public static func listDirectory(_ path: String) throws(SystemError) -> [DirectoryEntry] {
-        guard let dir = opendir(path) else {
+        guard let dir = FileName.withCString(path, { opendir($0) }) else {
             throw SystemError(call: "opendir", path: path, errno: Glibc.errno)
         }
         defer { closedir(dir) }
@@ -111,7 +111,9 @@ public enum FileSystem {
                 throw SystemError(call: "readdir", path: path, errno: code)
             }
             let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { p in
+                    FileName.decode(UnsafeBufferPointer(start: p, count: strlen(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))))
+                }
             }
             if name == "." || name == ".." { continue }
             var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
@@ -125,14 +127,17 @@ public enum FileSystem {
     }
 
     /// `access(R_OK)`.
-    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+    public static func isReadable(_ path: String) -> Bool { FileName.withCString(path) { access($0, R_OK) } == 0 }
 
     /// Absolute, `.`/`..`-free form of a path (no link resolution) against the working directory.
     public static func absolutePath(_ path: String) -> String {
         var base = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd = getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "/"
+            let cwd =
+                getcwd(&buffer, buffer.count).map { p in
+                    FileName.decode(UnsafeRawBufferPointer(start: p, count: strlen(p)).bindMemory(to: UInt8.self))
+                } ?? "/"
             base = cwd + "/" + path
         }
         var parts: [Substring] = []

@@ -56,7 +56,10 @@ struct WatchLoop {
             let wd = event.pointee.wd
             let mask = EventMask(rawValue: event.pointee.mask)
             let cookie = event.pointee.cookie
-            let name = String(cString: rw_inotify_event_name(event))
+            let name =
+                rw_inotify_event_name(event).map { raw in
+                    FileName.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw)).bindMemory(to: UInt8.self))
+                } ?? ""
             handle(wd: wd, mask: mask, cookie: cookie, name: name)
         }
     }
@@ -76,7 +79,7 @@ struct WatchLoop {
             if let dir = directories.removeValue(forKey: wd) {
                 // Only while the library's entry for that path is still this dead wd: if the path was
                 // re-created and watched meanwhile, addWatches already moved the dead entry away.
-                if wdOf(dir) == wd { inotifytools_replace_filename(dir + "/", "\u{1}stale-\(wd)/") }
+                if wdOf(dir) == wd { replaceFilename(dir + "/", "\u{1}stale-\(wd)/") }
                 staleEntries += 1
             }
             if staleEntries > Self.compactAfter { compact() }
@@ -141,7 +144,7 @@ struct WatchLoop {
 
     mutating func watchWakeDirectory() {
         guard let dir = watcher.wakeDirectory,
-            inotifytools_watch_file(dir, Int32(bitPattern: (EventMask.closeWrite).rawValue)) != 0
+            FileName.withCString(dir, { inotifytools_watch_file($0, Int32(bitPattern: (EventMask.closeWrite).rawValue)) }) != 0
         else { return }
         wakeWatch = wdOf(dir)
     }
@@ -170,9 +173,9 @@ struct WatchLoop {
             // would make the library's filename index return the dead wd for the new watch.
             let previous = wdOf(current)
             if previous > 0, directories[previous] != current {
-                inotifytools_replace_filename(current + "/", "\u{1}stale-\(previous)/")
+                replaceFilename(current + "/", "\u{1}stale-\(previous)/")
             }
-            let result = inotifytools_watch_file(current, Int32(bitPattern: EventMask.watched.rawValue))
+            let result = FileName.withCString(current) { inotifytools_watch_file($0, Int32(bitPattern: EventMask.watched.rawValue)) }
             if result == 0 {
                 let code = inotifytools_error()
                 if code == ENOSPC {
@@ -201,8 +204,8 @@ struct WatchLoop {
     }
 
     func wdOf(_ dir: String) -> Int32 {
-        let wd = inotifytools_wd_from_filename(dir + "/")
-        return wd > 0 ? wd : inotifytools_wd_from_filename(dir)
+        let wd = FileName.withCString(dir + "/") { inotifytools_wd_from_filename($0) }
+        return wd > 0 ? wd : FileName.withCString(dir) { inotifytools_wd_from_filename($0) }
     }
 
     mutating func removeWatches(under dir: String) {
@@ -217,7 +220,7 @@ struct WatchLoop {
         for (wd, path) in directories where path == old || path.hasPrefix(old + "/") {
             directories[wd] = new + path.dropFirst(old.count)
         }
-        inotifytools_replace_filename(old + "/", new + "/")
+        replaceFilename(old + "/", new + "/")
     }
 
     /// Stale library entries pile up after deletes: start the library afresh and rescan.
@@ -258,6 +261,11 @@ struct WatchLoop {
     }
 
     func isExcludedName(_ name: String) -> Bool { watcher.excludes.contains(name) }
+
+    /// The library keys its table by path: names that are not UTF-8 go in as their own bytes.
+    func replaceFilename(_ old: String, _ new: String) {
+        FileName.withCString(old) { o in FileName.withCString(new) { n in inotifytools_replace_filename(o, n) } }
+    }
 
     mutating func emit(_ event: WatchEvent) {
         if case .dropped = watcher.continuation.yield(event) {

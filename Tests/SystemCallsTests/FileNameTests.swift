@@ -1,0 +1,35 @@
+import SystemCalls
+import Testing
+
+/// File names are bytes: the string form maps back to exactly the same bytes, for every input.
+@Suite struct FileNameTests {
+    @Test func everyByteStringRoundTrips() {
+        var rng = SystemRandomNumberGenerator()
+        var inputs: [[UInt8]] = [
+            [0xFF], [0xC3], [0xC3, 0x28], [0xE2, 0x82], Array("Icon-60@2x.png".utf8), Array("café".utf8),
+            [0xF4, 0x8F, 0xBC, 0x80],  // U+10FF00 itself, the escape range
+            [0xF4, 0x8F, 0xBF, 0xBF], [0xED, 0xA0, 0x80],  // an encoded surrogate (invalid)
+        ]
+        for _ in 0..<2000 { inputs.append((0..<Int.random(in: 1...24, using: &rng)).map { _ in UInt8.random(in: 1...255, using: &rng) }) }
+        for bytes in inputs {
+            let name = FileName.decode(bytes)
+            #expect(FileName.bytes(of: name) == bytes, "\(bytes)")
+        }
+    }
+
+    @Test func distinctBytesGiveDistinctNames() {
+        #expect(FileName.decode([0x61, 0xFF]) != FileName.decode([0x61, 0xFE]))
+        #expect(FileName.decode([0xF4, 0x8F, 0xBC, 0xFF]) != FileName.decode([0xFF]))
+    }
+
+    @Test func validUTF8IsUnchanged() {
+        #expect(FileName.decode(Array("AppIcon.appiconset/Icon 1024.png".utf8)) == "AppIcon.appiconset/Icon 1024.png")
+    }
+
+    @Test func outputEscapesUndecodableBytesAndControls() {
+        let name = FileName.decode(Array("a".utf8) + [0xFF] + Array("\n\u{1B}[31m\u{202E}b".utf8))
+        #expect(FileName.escapingUndecodable(name) == "a\\xFF\n\u{1B}[31m\u{202E}b")
+        #expect(FileName.display(name) == "a\\xFF\\n\\x1B[31m\\u{202E}b")
+        #expect(FileName.display("plain name.png") == "plain name.png")
+    }
+}
