@@ -30,17 +30,35 @@ extension DaemonCore {
             selected = [r: record]
         }
         var out: [Diagnostic] = []
+        var matched = path == nil
         for (rootPath, record) in selected {
             var found = record.engine.diagnostics
             if let path {
-                let abs = path.hasPrefix("/") ? path : nil
+                // An absolute path selects the roots that contain it; a relative one applies to each root.
+                let relative: String
+                if path.hasPrefix("/") {
+                    let abs = FileSystem.absolutePath(path)
+                    if abs == rootPath {
+                        relative = ""
+                    } else if abs.hasPrefix(rootPath == "/" ? "/" : rootPath + "/") {
+                        relative = String(abs.dropFirst(rootPath == "/" ? 1 : rootPath.count + 1))
+                    } else {
+                        continue
+                    }
+                } else {
+                    guard let r = RelativePath.normalize(path) else { throw .invalidParams("path \(path) leaves the root") }
+                    relative = r
+                }
+                matched = true
+                let scope = DiagnosticScope(relativePath: relative)
                 found = found.filter { d in
-                    let full = rootPath + "/" + d.path
-                    if let abs { return full == abs || full.hasPrefix(abs + "/") || (d.path.isEmpty && rootPath == abs) }
-                    return d.path == path || d.path.hasPrefix(path + "/")
+                    scope.contains(d) || (EngineRules.projectRuleIDs.contains(d.rule) && RelativePath.isWithin(scope.path, d.project))
                 }
             }
             out += found.filter { $0.severity >= minimumSeverity }
+        }
+        if !matched, let path {
+            throw .notFound("\(path) is not under a watched root (watch/list shows the roots; watch/add adds one)")
         }
         out.sort(by: Diagnostic.stableOrder)
         return DiagnosticsSnapshot(generation: generation, diagnostics: out)

@@ -10,6 +10,8 @@ public struct PBXBuildSettings: Sendable, Hashable {
     public var targetName: String?
     /// GENERATE_INFOPLIST_FILE = YES: Xcode adds INFOPLIST_KEY_* settings to the Info.plist.
     public var generatesInfoPlist = false
+    /// The chosen configuration has a base .xcconfig: settings missing here may be set there.
+    public var mayUseXcconfig = false
 }
 
 public enum PBXProjectReader {
@@ -78,6 +80,7 @@ public enum PBXProjectReader {
         }
         let projectConfig = preferredConfiguration(configurations(project?["buildConfigurationList"]?.string))
         settingsFromXcconfig = settingsFromXcconfig || usesXcconfig(projectConfig)
+        result.mayUseXcconfig = settingsFromXcconfig
         result.deploymentTarget = merged["IPHONEOS_DEPLOYMENT_TARGET"]?.text.flatMap(OSVersion.init)
         if let family = merged["TARGETED_DEVICE_FAMILY"]?.text {
             var devices = Set<Device>()

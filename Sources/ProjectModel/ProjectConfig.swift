@@ -10,6 +10,11 @@ public struct ProjectConfig: Sendable, Hashable {
     public var ignore: [String] = []
     public var disabled: Set<String> = []
     public var severity: [String: SeverityOverride] = [:]
+    /// The app's Info.plist, relative to the project directory (`info-plist:`).
+    public var infoPlist: String?
+    /// Lines of each rule id and glob, for diagnostics about them.
+    public var ruleIdLines: [String: Int] = [:]
+    public var ignoreLines: [String: Int] = [:]
 
     public init() {}
 }
@@ -54,83 +59,181 @@ extension Node {
     public var line: Int? { mark.map { $0.line } }
 }
 
+/// One problem in a project's configuration files (`.reswatch.yaml`, `project.pbxproj`, the
+/// choice of Info.plist): reported as a diagnostic with its file and line, never silently dropped.
+public struct ContextProblem: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// `.reswatch.yaml` did not parse, or a key or value is wrong: error (not applied).
+        case configInvalid
+        /// A rule id or `ignore` glob that names nothing: warning (applied, but does nothing).
+        case configIneffective
+        /// `project.pbxproj` did not parse: its build settings are not used.
+        case pbxprojInvalid
+        /// No single app Info.plist could be chosen: info.
+        case infoPlistUnresolved
+    }
+    public let kind: Kind
+    /// Root-relative path of the file the problem is in.
+    public let path: String
+    public let line: Int?
+    public let message: String
+
+    public init(_ kind: Kind, path: String, line: Int?, message: String) {
+        self.kind = kind
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+}
+
 public enum ProjectConfigReader {
     public static let knownKeys: Set<String> = [
-        "devices", "deployment-target", "distribution", "app-icon", "launch-image", "ignore", "rules",
+        "devices", "deployment-target", "distribution", "app-icon", "launch-image", "info-plist", "ignore", "rules",
     ]
 
-    public static func parse(_ text: String) -> Result<ProjectConfig, YAMLProblem> {
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { return .failure(.from(error)) }
-        guard let root else { return .success(ProjectConfig()) }
-        guard let map = root.mapping else { return .failure(YAMLProblem(line: root.line, message: "expected a mapping of settings")) }
+    /// Parses `.reswatch.yaml`. Every problem is returned with its line; a key with a problem is not
+    /// applied, the others are. A file that is not YAML applies nothing.
+    public static func parse(_ source: String) -> (config: ProjectConfig, problems: [YAMLProblem]) {
         var config = ProjectConfig()
+        var problems: [YAMLProblem] = []
+        let root: Node?
+        do { root = try Yams.compose(yaml: source) } catch { return (config, [.from(error)]) }
+        guard let root else { return (config, []) }
+        guard let map = root.mapping else {
+            return (config, [YAMLProblem(line: root.line, message: "expected a mapping of settings (key: value)")])
+        }
+        func problem(_ node: Node, _ message: String) { problems.append(YAMLProblem(line: node.line, message: message)) }
+        func text(_ node: Node, _ key: String, _ expected: String) -> String? {
+            guard case .scalar = node, let s = node.string, !s.isEmpty else {
+                problem(node, "\(key): expected \(expected)")
+                return nil
+            }
+            return s
+        }
         for (keyNode, value) in map {
-            guard let key = keyNode.string else { continue }
+            guard let key = keyNode.string else {
+                problem(keyNode, "a setting's name must be a string")
+                continue
+            }
             switch key {
             case "devices":
                 guard let items = value.sequence else {
-                    return .failure(YAMLProblem(line: value.line, message: "devices: expected a list such as [iphone, ipad]"))
+                    problem(value, "devices: expected a list such as [iphone, ipad]")
+                    continue
                 }
                 var set = Set<Device>()
+                var ok = true
                 for item in items {
                     guard let name = item.string, let d = Device(rawValue: name.lowercased()) else {
-                        return .failure(
-                            YAMLProblem(line: item.line, message: "devices: unknown device '\(item.string ?? "?")' (use iphone, ipad)"))
+                        problem(item, "devices: unknown device '\(item.string ?? "?")' (use iphone, ipad)")
+                        ok = false
+                        continue
                     }
                     set.insert(d)
                 }
-                config.devices = set
+                if ok && set.isEmpty { problem(value, "devices: the list is empty (use iphone, ipad or both)") }
+                if ok && !set.isEmpty { config.devices = set }
             case "deployment-target":
-                guard let text = value.string, let v = OSVersion(text) else {
-                    return .failure(YAMLProblem(line: value.line, message: "deployment-target: expected a version such as \"12.0\""))
+                guard let t = text(value, key, "a version such as \"12.0\"") else { continue }
+                guard let v = OSVersion(t) else {
+                    problem(value, "deployment-target: expected a version such as \"12.0\", not '\(t)'")
+                    continue
                 }
                 config.deploymentTarget = v
             case "distribution":
-                guard let text = value.string, let d = Distribution(rawValue: text) else {
-                    return .failure(YAMLProblem(line: value.line, message: "distribution: expected app-store or ad-hoc"))
+                guard let t = text(value, key, "app-store or ad-hoc") else { continue }
+                guard let d = Distribution(rawValue: t) else {
+                    problem(value, "distribution: expected app-store or ad-hoc, not '\(t)'")
+                    continue
                 }
                 config.distribution = d
-            case "app-icon": config.appIcon = value.string
-            case "launch-image": config.launchImage = value.string
+            case "app-icon": config.appIcon = text(value, key, "the name of an .appiconset (such as AppIcon)")
+            case "launch-image": config.launchImage = text(value, key, "the name of a .launchimage set")
+            case "info-plist": config.infoPlist = text(value, key, "the app's Info.plist, relative to this file")
             case "ignore":
                 guard let items = value.sequence else {
-                    return .failure(YAMLProblem(line: value.line, message: "ignore: expected a list of globs"))
+                    problem(value, "ignore: expected a list of globs")
+                    continue
                 }
-                config.ignore = items.compactMap(\.string)
+                for item in items {
+                    guard let glob = text(item, "ignore", "a glob such as \"**/Generated/*.png\"") else { continue }
+                    config.ignore.append(glob)
+                    config.ignoreLines[glob] = item.line
+                }
             case "rules":
                 guard let rules = value.mapping else {
-                    return .failure(YAMLProblem(line: value.line, message: "rules: expected disable: and/or severity:"))
+                    problem(value, "rules: expected disable: and/or severity:")
+                    continue
                 }
                 for (k, v) in rules {
                     switch k.string {
                     case "disable":
                         guard let items = v.sequence else {
-                            return .failure(YAMLProblem(line: v.line, message: "rules.disable: expected a list of rule ids"))
+                            problem(v, "rules.disable: expected a list of rule ids")
+                            continue
                         }
-                        config.disabled.formUnion(items.compactMap(\.string))
+                        for item in items {
+                            guard let id = text(item, "rules.disable", "a rule id such as icon.legacy-slot") else { continue }
+                            config.disabled.insert(id)
+                            config.ruleIdLines[id] = item.line
+                        }
                     case "severity":
                         guard let m = v.mapping else {
-                            return .failure(YAMLProblem(line: v.line, message: "rules.severity: expected id: error|warning|info|off"))
+                            problem(v, "rules.severity: expected id: error|warning|info|off")
+                            continue
                         }
                         for (idNode, sevNode) in m {
-                            guard let id = idNode.string, let s = sevNode.string, let o = SeverityOverride(rawValue: s) else {
-                                return .failure(
-                                    YAMLProblem(line: sevNode.line, message: "rules.severity: expected error, warning, info or off"))
+                            guard let id = idNode.string else {
+                                problem(idNode, "rules.severity: expected a rule id")
+                                continue
+                            }
+                            guard let s = sevNode.string, let o = SeverityOverride(rawValue: s) else {
+                                problem(sevNode, "rules.severity: \(id): expected error, warning, info or off")
+                                continue
                             }
                             config.severity[id] = o
+                            config.ruleIdLines[id] = idNode.line
                         }
                     default:
-                        return .failure(
-                            YAMLProblem(line: k.line, message: "rules: unknown key '\(k.string ?? "?")' (use disable, severity)"))
+                        problem(k, "rules: unknown key '\(k.string ?? "?")' (use disable, severity)")
                     }
                 }
             default:
-                return .failure(
-                    YAMLProblem(
-                        line: keyNode.line, message: "unknown setting '\(key)' (known: \(knownKeys.sorted().joined(separator: ", ")))"))
+                let close = knownKeys.filter { EditDistance.isClose(key, $0) }.sorted()
+                let hint = close.isEmpty ? "" : "did you mean \(close.joined(separator: " or "))? "
+                problem(keyNode, "unknown setting '\(key)' (\(hint)known: \(knownKeys.sorted().joined(separator: ", ")))")
             }
         }
-        return .success(config)
+        return (config, problems)
+    }
+}
+
+/// Closeness of names, for "did you mean" hints.
+public enum EditDistance {
+    public static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// Close enough to be a likely typo: a small edit, or the same last component (`icon.legacy` vs `icon.legacy-slot`).
+    public static func isClose(_ a: String, _ b: String) -> Bool {
+        if a.isEmpty || b.isEmpty { return false }
+        let limit = max(1, min(a.count, b.count) / 4)
+        if distance(a.lowercased(), b.lowercased()) <= limit { return true }
+        let lastA = a.split(separator: ".").last.map(String.init) ?? a
+        let lastB = b.split(separator: ".").last.map(String.init) ?? b
+        return lastA.count >= 4 && (lastB.hasPrefix(lastA) || lastA == lastB)
     }
 }

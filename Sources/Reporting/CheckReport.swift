@@ -17,6 +17,7 @@ public struct CheckReport: Sendable, Encodable {
         public let appIcon: String?
         public let launchImage: String?
         public let infoPlist: String?
+        public let infoPlistReason: String?
         public let sources: [String: String]
 
         enum CodingKeys: String, CodingKey {
@@ -25,6 +26,7 @@ public struct CheckReport: Sendable, Encodable {
             case appIcon = "app_icon"
             case launchImage = "launch_image"
             case infoPlist = "info_plist"
+            case infoPlistReason = "info_plist_reason"
         }
 
         public init(_ c: ProjectContext) {
@@ -34,6 +36,7 @@ public struct CheckReport: Sendable, Encodable {
             appIcon = c.appIconName
             launchImage = c.launchImageName
             infoPlist = c.infoPlist
+            infoPlistReason = c.infoPlistReason
             sources = c.sources.mapValues(\.rawValue)
         }
 
@@ -45,6 +48,7 @@ public struct CheckReport: Sendable, Encodable {
             try k.encode(appIcon, forKey: .appIcon)
             try k.encode(launchImage, forKey: .launchImage)
             try k.encode(infoPlist, forKey: .infoPlist)
+            try k.encode(infoPlistReason, forKey: .infoPlistReason)
             try k.encode(sources, forKey: .sources)
         }
     }
@@ -61,29 +65,47 @@ public struct CheckReport: Sendable, Encodable {
     public let diagnostics: [Diagnostic]
     public let summary: Summary
     public let ruleErrors: [ModuleError]
+    /// Errors in projects' own configuration (config.invalid): `check` exits 2 when there are any,
+    /// whatever the severity filter shows.
+    public let unappliedConfigurations: Int
 
     enum CodingKeys: String, CodingKey {
         case version, projects, diagnostics, summary
         case ruleErrors = "rule_errors"
     }
 
-    public init(engines: [Engine], minimumSeverity: Severity, onlyPaths: [String: Set<String>] = [:]) {
+    /// `scopes`: per root, the parts the command asked about (none: the whole root). Findings
+    /// outside them are left out; so are projects that neither contain nor lie in one of them.
+    public init(engines: [Engine], minimumSeverity: Severity, scopes: [String: [DiagnosticScope]] = [:]) {
         var projects: [Project] = []
         var diagnostics: [Diagnostic] = []
         var errors: [ModuleError] = []
         var files = 0
+        var unapplied = 0
         for engine in engines {
-            projects += engine.projectContexts.map { Project(root: engine.root, path: $0.directory, context: ContextJSON($0)) }
-            var found = engine.diagnostics.filter { $0.severity >= minimumSeverity }
-            if let only = onlyPaths[engine.root] { found = found.filter { only.contains($0.path) } }
-            diagnostics += found
-            files += engine.fileCount
+            let parts = scopes[engine.root] ?? []
+            let wanted = { (path: String) in parts.isEmpty || parts.contains { $0.contains(path: path) } }
+            for context in engine.projectContexts
+            where parts.isEmpty
+                || parts.contains(where: { RelativePath.isWithin($0.path, context.directory) || $0.contains(path: context.directory) })
+            {
+                projects.append(Project(root: engine.root, path: context.directory, context: ContextJSON(context)))
+            }
+            // A project's configuration problems concern everything in it: shown for any scope inside.
+            let inScope = engine.diagnostics.filter { d in
+                wanted(d.path)
+                    || (EngineRules.projectRuleIDs.contains(d.rule) && parts.contains { RelativePath.isWithin($0.path, d.project) })
+            }
+            unapplied += inScope.count { $0.rule == EngineRules.configInvalid.id && $0.severity == .error }
+            diagnostics += inScope.filter { $0.severity >= minimumSeverity }
+            files += parts.isEmpty ? engine.fileCount : engine.tree.files.keys.count(where: wanted)
             for e in engine.ruleErrors where !errors.contains(e) { errors.append(e) }
         }
         diagnostics.sort(by: Diagnostic.stableOrder)
         self.projects = projects
         self.diagnostics = diagnostics
         self.ruleErrors = errors
+        self.unappliedConfigurations = unapplied
         summary = Summary(
             errors: diagnostics.count { $0.severity == .error }, warnings: diagnostics.count { $0.severity == .warning },
             infos: diagnostics.count { $0.severity == .info }, files: files)

@@ -18,7 +18,10 @@ public struct TextReport: Sendable {
 
     /// `path: severity: message [rule] (ITMS-…)`
     public func line(_ d: Diagnostic) -> String {
-        var text = "\(d.path.isEmpty ? "." : d.path)\(d.line.map { ":\($0)" } ?? ""): \(severityLabel(d.severity)): \(d.message) "
+        // Names and messages are escaped (FileName.display): a file name with a newline or an ANSI
+        // escape cannot forge a line or recolour a CI log.
+        let path = FileName.display(d.path.isEmpty ? "." : d.path)
+        var text = "\(path)\(d.line.map { ":\($0)" } ?? ""): \(severityLabel(d.severity)): \(FileName.display(d.message)) "
         text += paint("[\(d.rule)]", "2")
         if let code = d.code { text += " (\(code))" }
         return text
@@ -27,7 +30,9 @@ public struct TextReport: Sendable {
     public func render(_ report: CheckReport, showFixes: Bool = false) -> String {
         var out: [String] = []
         for e in report.ruleErrors {
-            out.append("\(e.file)\(e.line.map { ":\($0)" } ?? ""): \(paint("rule module error", "1;31")): \(e.message)")
+            out.append(
+                "\(FileName.display(e.file))\(e.line.map { ":\($0)" } ?? ""): \(paint("rule module error", "1;31")): \(FileName.display(e.message))"
+            )
         }
         if !report.ruleErrors.isEmpty { out.append("") }
         let byProject = Dictionary(grouping: report.diagnostics) { "\($0.root)\u{0}\($0.project)" }
@@ -43,23 +48,31 @@ public struct TextReport: Sendable {
             let key = "\(project.root)\u{0}\(project.path)"
             let diagnostics = byProject[key] ?? []
             let c = project.context
-            let title = project.path.isEmpty ? project.root : project.root + "/" + project.path
+            let title = FileName.display(project.path.isEmpty ? project.root : project.root + "/" + project.path)
             let devices = c.devices.joined(separator: "+")
             let source = { (k: String) in c.sources[k].map { " (\($0))" } ?? "" }
             out.append(
                 paint(title, "1") + "  "
                     + paint(
                         "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)", "2"))
+            var used: [String] = []
+            if let plist = c.infoPlist {
+                used.append("Info.plist \(FileName.display(plist))\(c.infoPlistReason.map { " (\($0))" } ?? "")")
+            } else if let reason = c.infoPlistReason {
+                used.append("Info.plist: \(reason)")
+            }
+            if let icon = c.appIcon { used.append("app icon set \(FileName.display(icon))\(source("app-icon"))") }
+            if !used.isEmpty { out.append("  " + paint(used.joined(separator: "; "), "2")) }
             if diagnostics.isEmpty { out.append("  no problems") }
             for d in diagnostics {
                 out.append("  " + line(d))
-                if showFixes, let fix = d.fix { out.append("      " + paint("fix: \(fix)", "2")) }
+                if showFixes, let fix = d.fix { out.append("      " + paint("fix: \(FileName.display(fix))", "2")) }
             }
             out.append("")
         }
         let s = report.summary
         out.append(
-            "\(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.infos) info in \(s.files) files"
+            "\(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.infos) info in \(s.files) file\(s.files == 1 ? "" : "s")"
         )
         return out.joined(separator: "\n")
     }

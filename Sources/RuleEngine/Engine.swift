@@ -32,12 +32,6 @@ public final class Engine {
         var diagnostics: [Diagnostic]
     }
 
-    struct ProjectState: Sendable {
-        var context: ProjectContext
-        var inputs: Set<EvaluationInput>
-        var rules: RuleSet
-    }
-
     public let root: String
     public let registry: KindRegistry
     public private(set) var baseRules: RuleSet
@@ -92,7 +86,7 @@ public final class Engine {
         for r in records.values { droppedDiagnostics += r.diagnostics }
         records = [:]
         dependents = [:]
-        projects = [:]
+        dropAllProjects()
         rebuildSubjects()
         subjectChanges = []
         let run = evaluate(Set(allEvalKeys()))
@@ -143,7 +137,7 @@ public final class Engine {
     public func replaceRules(_ rules: RuleSet) -> DiagnosticDelta {
         beginDelta()
         baseRules = rules
-        projects = [:]
+        dropAllProjects()
         for r in records.values { droppedDiagnostics += r.diagnostics }
         records = [:]
         dependents = [:]
@@ -155,7 +149,8 @@ public final class Engine {
 
     /// Every current diagnostic, in stable order.
     public var diagnostics: [Diagnostic] {
-        (records.values.flatMap(\.diagnostics) + scanDiagnostics).sorted(by: Diagnostic.stableOrder)
+        (records.values.flatMap(\.diagnostics) + projects.values.flatMap(\.diagnostics) + scanDiagnostics).sorted(
+            by: Diagnostic.stableOrder)
     }
 
     /// The resolved context of every project, by directory.
@@ -235,7 +230,7 @@ public final class Engine {
         // Contexts whose own inputs changed.
         for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || subjectsByProject[dir] == nil {
             if subjectsByProject[dir] == nil {
-                projects[dir] = nil
+                droppedDiagnostics += projects.removeValue(forKey: dir)?.diagnostics ?? []
                 for key in records.keys where subjects[key.subject] == nil || subjects[key.subject] == dir { drop(key) }
                 continue
             }
@@ -246,6 +241,8 @@ public final class Engine {
                 for key in records.keys where subjects[key.subject] == dir { drop(key) }
                 rescoped.insert(dir)
             }
+            droppedDiagnostics += state.diagnostics
+            storedDiagnostics += fresh.diagnostics
             projects[dir] = fresh
         }
         for input in changed {
@@ -310,29 +307,18 @@ public final class Engine {
         if let s = projects[dir] { return s }
         let s = resolveProject(dir)
         projects[dir] = s
+        storedDiagnostics += s.diagnostics
         return s
     }
 
+    private func dropAllProjects() {
+        for state in projects.values { droppedDiagnostics += state.diagnostics }
+        projects = [:]
+    }
+
     private func resolveProject(_ dir: String) -> ProjectState {
-        let recorder = TreeAccess(tree: tree)
-        let context = ContextResolver.resolve(projectDirectory: dir, files: recorder)
-        // A project's own modules: <project>/.reswatch/rules/*.yaml
-        var rules = baseRules
-        let moduleDir = RelativePath.join(dir, ".reswatch/rules")
-        if case .success(let entries) = recorder.list(moduleDir) {
-            var own = RuleSet()
-            for e in entries where !e.isDirectory && (e.name.hasSuffix(".yaml") || e.name.hasSuffix(".yml")) {
-                let path = RelativePath.join(moduleDir, e.name)
-                switch recorder.read(path) {
-                case .success(let bytes):
-                    own.merge(RuleModuleLoader.parse(String(decoding: bytes, as: UTF8.self), file: tree.absolute(path), registry: registry))
-                case .failure(let err):
-                    own.add(errors: [ModuleError(file: tree.absolute(path), line: nil, message: "cannot read: \(err.reason)")])
-                }
-            }
-            rules = rules.overlaid(with: own)
-        }
-        return ProjectState(context: context, inputs: recorder.inputs, rules: rules)
+        let infoPlists = (subjectsByProject[dir] ?? []).filter { $0.kind == .infoPlist }.map(\.path).sorted()
+        return ProjectResolver(root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists).resolve(dir)
     }
 
     private func rebuildSubjects() {
@@ -477,6 +463,13 @@ public final class Engine {
             local.reserveCapacity(batchSize)
             for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
                 let w = items[i]
+                // A folder that cannot be read is io.unreadable (the scan reports it); what is in it
+                // is unknown, so nothing is judged about it (no invented "Contents.json missing").
+                if snapshot.unreadable[w.key.subject.path] != nil {
+                    let p = w.key.subject.path
+                    local.append((w.key, EvalRecord(inputs: keepInputs ? [.listing(p), .file(p)] : [], diagnostics: [])))
+                    continue
+                }
                 let ctx = EvaluationContext(
                     root: root, subject: w.key.subject, project: w.context, ruleSource: w.rule.source, tree: snapshot,
                     facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: w.allowed)

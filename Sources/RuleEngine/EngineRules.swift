@@ -1,8 +1,46 @@
-/// Rule ids the engine itself reports (not from a module).
+/// Rule ids the engine itself reports (not from a module): what it could not read, and problems
+/// in a project's own configuration. They cannot be disabled or ignored by that configuration.
 public enum EngineRules {
     public static let unreadable = RuleInfo(
-        id: "io.unreadable", severity: .warning,
+        id: "io.unreadable", severity: .error,
         summary: "A file or directory that should be checked cannot be read.",
-        rationale: "reswatch cannot validate what it cannot read; a permission problem often hides a real defect.",
+        rationale:
+            "reswatch never reports success for what it did not check: what it cannot read may hide a real defect, so the check fails.",
         fix: "Fix the permissions (chmod u+r / a+rx on directories) or exclude the path with ignore: in .reswatch.yaml.")
+
+    public static let configInvalid = RuleInfo(
+        id: "config.invalid", severity: .error,
+        summary:
+            "A .reswatch.yaml that does not parse or has a wrong key or value (error); a rule id or ignore glob in it that names nothing (warning).",
+        rationale:
+            "A setting that is not applied silently changes what is checked: `reswatch check` exits 2 when a project's configuration could not be applied. A misspelt rule id disables nothing and a glob that matches nothing hides nothing; both are usually typos.",
+        fix: "Fix the line reported (docs/configuration.md lists every key; `reswatch rules list` every rule id).")
+
+    public static let pbxprojInvalid = RuleInfo(
+        id: "project.pbxproj-invalid", severity: .error,
+        summary: "An Xcode project.pbxproj that cannot be read or parsed.",
+        rationale:
+            "Without the project's build settings the context (devices, deployment target, icon set, Info.plist) is guessed; the findings may be wrong.",
+        fix: "Fix the file (a merge conflict marker is the usual cause) so Xcode can open the project.")
+
+    public static let infoPlistUnresolved = RuleInfo(
+        id: "project.info-plist-unresolved", severity: .info,
+        summary: "No single app Info.plist could be chosen for a project.",
+        rationale:
+            "Rules that read the app's Info.plist (launch screen, device capabilities, icon keys) do not run without one; reswatch says so rather than pass silently.",
+        fix: "Set info-plist: in the project's .reswatch.yaml (or INFOPLIST_FILE in the Xcode project).")
+
+    public static let all = [unreadable, configInvalid, pbxprojInvalid, infoPlistUnresolved]
+    /// Errors in a project's configuration: they change what is checked everywhere in the project,
+    /// so they are shown with the findings of any path inside it.
+    public static let projectRuleIDs: Set<String> = [configInvalid.id, pbxprojInvalid.id]
+
+    static func info(for kind: ContextProblem.Kind) -> (RuleInfo, Severity) {
+        switch kind {
+        case .configInvalid: (configInvalid, .error)
+        case .configIneffective: (configInvalid, .warning)
+        case .pbxprojInvalid: (pbxprojInvalid, .error)
+        case .infoPlistUnresolved: (infoPlistUnresolved, .info)
+        }
+    }
 }

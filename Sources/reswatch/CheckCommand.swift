@@ -30,9 +30,10 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let ruleSet = RuleLocations.loadRules(extra: rules)
-        var engines: [Engine] = []
-        var only: [String: Set<String>] = [:]
+        let ruleSet = try RuleLocations.loadRules(extra: rules)
+        // Each argument is judged within its enclosing project; arguments of one project share it.
+        var roots: [String] = []
+        var scopes: [String: [DiagnosticScope]] = [:]
         for path in paths {
             let absolute = FileSystem.absolutePath(path)
             let status: FileStatus
@@ -40,19 +41,23 @@ struct CheckCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("reswatch: cannot check \(path): \(error.reason)\n".utf8))
                 throw ExitCode(2)
             }
-            var root = absolute
-            if status.kind != .directory {
-                root = Self.root(forFile: absolute)
-                only[root, default: []].insert(String(absolute.dropFirst(root.count + 1)))
-            } else if !FileSystem.isReadable(absolute) {
+            let isDirectory = status.kind == .directory
+            if isDirectory && !FileSystem.isReadable(absolute) {
                 FileHandle.standardError.write(Data("reswatch: cannot check \(path): Permission denied\n".utf8))
                 throw ExitCode(2)
             }
+            let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
+            if scopes[root] == nil { roots.append(root) }
+            let relative = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
+            scopes[root, default: []].append(DiagnosticScope(relativePath: relative))
+        }
+        var engines: [Engine] = []
+        for root in roots {
             let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
             engine.fullScan()
             engines.append(engine)
         }
-        let report = CheckReport(engines: engines, minimumSeverity: minSeverity, onlyPaths: only)
+        let report = CheckReport(engines: engines, minimumSeverity: minSeverity, scopes: scopes)
         switch format {
         case .json: print(report.json())
         case .text:
@@ -63,20 +68,13 @@ struct CheckCommand: ParsableCommand {
             FileHandle.standardError.write(Data("reswatch: \(report.ruleErrors.count) rule module error(s); results are incomplete\n".utf8))
             throw ExitCode(2)
         }
-        if report.summary.errors > 0 { throw ExitCode(1) }
-    }
-
-    /// A file is checked within its project (the nearest ancestor with .reswatch.yaml or an
-    /// .xcodeproj), else within its directory's parent, so asset-set context is seen.
-    static func root(forFile file: String) -> String {
-        var dir = (file as NSString).deletingLastPathComponent
-        while dir != "/" && !dir.isEmpty {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-            if entries.contains(".reswatch.yaml") || entries.contains(where: { $0.hasSuffix(".xcodeproj") }) { return dir }
-            dir = (dir as NSString).deletingLastPathComponent
+        if report.unappliedConfigurations > 0 {
+            FileHandle.standardError.write(
+                Data(
+                    "reswatch: \(report.unappliedConfigurations) problem(s) in project configuration (config.invalid); results are not what the configuration asks for\n"
+                        .utf8))
+            throw ExitCode(2)
         }
-        let parent = (file as NSString).deletingLastPathComponent
-        let grandparent = (parent as NSString).deletingLastPathComponent
-        return grandparent.isEmpty ? "/" : grandparent
+        if report.summary.errors > 0 { throw ExitCode(1) }
     }
 }

@@ -45,7 +45,7 @@ import Testing
         #expect(status["generation"]?.int != nil && status["uptime_s"] != nil && status["rule_errors"]?.array?.isEmpty == true)
 
         let all = try c.call("diagnostics")
-        #expect(all["diagnostics"]?.array?.count == 2)
+        #expect(all["diagnostics"]?.array?.count == 3, "two errors and the info that App has no Info.plist")
         let onePath = try c.call("diagnostics", .object(["path": .string(tree.path + "/App/A.xcassets/Logo.imageset")]))
         #expect(onePath["diagnostics"]?.array?.map { $0["rule"]?.string } == ["catalog.contents-invalid"])
         let relative = try c.call(
@@ -134,7 +134,7 @@ import Testing
                         let c = try ReswatchClient(path: socket)
                         for _ in 0..<5 {
                             let d = try c.call("diagnostics", timeoutMilliseconds: 20_000)
-                            if d["diagnostics"]?.array?.count != 2 { return "client \(i): wrong answer" }
+                            if d["diagnostics"]?.array?.count != 3 { return "client \(i): wrong answer" }
                         }
                         _ = try c.call("status", timeoutMilliseconds: 20_000)
                         return nil

@@ -164,7 +164,9 @@ import Testing
 
     @Test func brokenConfigIsReportedNotFatal() throws {
         let c = try context(["P/.reswatch.yaml": .text("devices: [iphone, android]\n"), "P/Info.plist": Self.plist("")], project: "P")
-        #expect(c.configProblem?.line == 1 && c.configProblem?.message.contains("android") == true)
+        let problem = try #require(c.problems.first)
+        #expect(problem.kind == .configInvalid && problem.path == "P/.reswatch.yaml")
+        #expect(problem.line == 1 && problem.message.contains("android"))
         #expect(c.devices == [.iphone, .ipad], "falls back to the next source")
     }
 }

@@ -42,9 +42,19 @@ public struct IconPlistKeysKind: RuleKind {
         // With ASSETCATALOG_COMPILER_APPICON_NAME set, actool writes CFBundleIconName into the built
         // Info.plist itself; only a plist that nothing completes must carry it.
         if dict["CFBundleIconName"] == nil, !context.project.infoPlistGenerated, context.project.sources["app-icon"] != .pbxproj {
-            context.report(
-                Self.nameMissing, path: subject.path,
-                message: "icons come from \(setName).appiconset, but Info.plist has no CFBundleIconName")
+            if context.project.buildSettingsIncomplete {
+                // An .xcconfig may set ASSETCATALOG_COMPILER_APPICON_NAME (then actool adds the key):
+                // whether the built Info.plist has it cannot be known here.
+                context.report(
+                    Self.nameMissing, severity: .info, path: subject.path,
+                    message:
+                        "icons come from \(setName).appiconset and Info.plist has no CFBundleIconName; actool adds it only if ASSETCATALOG_COMPILER_APPICON_NAME is set, which the project's .xcconfig files may do (not read)"
+                )
+            } else {
+                context.report(
+                    Self.nameMissing, path: subject.path,
+                    message: "icons come from \(setName).appiconset, but Info.plist has no CFBundleIconName")
+            }
         }
     }
 

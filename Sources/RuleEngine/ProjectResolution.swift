@@ -1,0 +1,88 @@
+/// A project's resolved state: its context, the rules in force for it (base plus its own
+/// `.reswatch/rules`), what was read to resolve it, and the problems found in its configuration.
+struct ProjectState: Sendable {
+    var context: ProjectContext
+    var inputs: Set<EvaluationInput>
+    var rules: RuleSet
+    /// config.invalid / project.* findings: reported by the engine itself, so a configuration can
+    /// never silence the report of its own problems.
+    var diagnostics: [Diagnostic]
+}
+
+/// Resolves one project of a tree: context (ContextResolver), own rule modules, and problems.
+struct ProjectResolver {
+    let root: String
+    let tree: ResourceTree
+    let baseRules: RuleSet
+    let registry: KindRegistry
+    /// Info.plist subjects of the project (candidates for the app's Info.plist).
+    let infoPlists: [String]
+
+    func resolve(_ dir: String) -> ProjectState {
+        let recorder = TreeAccess(tree: tree)
+        recorder.inputs.insert(.subjects(.infoPlist, project: dir))
+        let context = ContextResolver.resolve(projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists)
+        var rules = baseRules
+        let moduleDir = RelativePath.join(dir, ".reswatch/rules")
+        if case .success(let entries) = recorder.list(moduleDir) {
+            var files: [ModuleFile] = []
+            for e in entries where !e.isDirectory && (e.name.hasSuffix(".yaml") || e.name.hasSuffix(".yml")) {
+                let path = RelativePath.join(moduleDir, e.name)
+                switch recorder.read(path) {
+                case .success(let bytes):
+                    files.append(ModuleFile(path: tree.absolute(path), text: .success(String(decoding: bytes, as: UTF8.self))))
+                case .failure(let err):
+                    files.append(
+                        ModuleFile(
+                            path: tree.absolute(path),
+                            text: .failure(ModuleError(file: tree.absolute(path), line: nil, message: "cannot read: \(err.reason)"))))
+                }
+            }
+            rules = rules.overlaid(with: RuleModuleLoader.load(files: files, registry: registry))
+        }
+        var problems = context.problems
+        problems += unknownRuleIds(context, rules: rules)
+        if !context.ignore.isEmpty { problems += emptyGlobs(context, recorder: recorder) }
+        let diagnostics = problems.map { problem in
+            let (info, severity) = EngineRules.info(for: problem.kind)
+            return Diagnostic(
+                rule: info.id, severity: severity, root: root, project: dir, path: problem.path, line: problem.line,
+                message: problem.message, fix: info.fix)
+        }
+        return ProjectState(context: context, inputs: recorder.inputs, rules: rules, diagnostics: diagnostics)
+    }
+
+    /// Ids in `rules.disable` / `rules.severity` that no rule in force reports.
+    func unknownRuleIds(_ context: ProjectContext, rules: RuleSet) -> [ContextProblem] {
+        let known = Set(rules.allRuleInfos.map(\.id)).union(EngineRules.all.map(\.id))
+        let named = context.disabledRules.union(context.severityOverrides.keys)
+        return named.subtracting(known).sorted().map { id in
+            let close = known.filter { EditDistance.isClose(id, $0) }.sorted()
+            let hint = close.isEmpty ? "" : " (did you mean \(close.prefix(3).joined(separator: ", "))?)"
+            return ContextProblem(
+                .configIneffective, path: RelativePath.join(context.directory, ".reswatch.yaml"), line: context.ruleIdLines[id],
+                message: "no rule has the id '\(id)'\(hint); the setting does nothing")
+        }
+    }
+
+    /// `ignore` globs that match no file or folder of the project (a typo hides nothing, and says so).
+    func emptyGlobs(_ context: ProjectContext, recorder: TreeAccess) -> [ContextProblem] {
+        var unmatched = Set(context.ignore)
+        var pending = [context.directory]
+        while let dir = pending.popLast(), !unmatched.isEmpty {
+            guard case .success(let entries) = recorder.list(dir) else { continue }
+            for e in entries {
+                let path = RelativePath.join(dir, e.name)
+                for glob in unmatched where GlobMatcher.isIgnored(path, projectDirectory: context.directory, patterns: [glob]) {
+                    unmatched.remove(glob)
+                }
+                if e.isDirectory { pending.append(path) }
+            }
+        }
+        return context.ignore.filter(unmatched.contains).map { glob in
+            ContextProblem(
+                .configIneffective, path: RelativePath.join(context.directory, ".reswatch.yaml"), line: context.ignoreLines[glob],
+                message: "ignore: '\(glob)' matches no file or folder of the project")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import RuleEngine
+import TestSupport
+import Testing
+
+/// Any path given to `check` is judged within its enclosing project, and every finding under it
+/// is printed; a path the daemon does not watch is an error.
+@Suite struct PathArgumentTests {
+    /// An iPhone-only project (pbxproj) whose catalog has a broken image set and a wrong icon.
+    static let project: [String: ExampleFile] = [
+        "App.xcodeproj/project.pbxproj": .text(
+            """
+            // !$*UTF8*$!
+            {
+            	objects = {
+            		P1 = {isa = PBXProject; buildConfigurationList = L1; targets = (T1); };
+            		L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+            		C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { }; };
+            		T1 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
+            		L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+            		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { IPHONEOS_DEPLOYMENT_TARGET = 16.0; TARGETED_DEVICE_FAMILY = 1; SDKROOT = iphoneos; INFOPLIST_FILE = App/Info.plist; }; };
+            	};
+            	rootObject = P1;
+            }
+            """),
+        "App/Info.plist": .text(
+            "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>x</string></dict></plist>\n"),
+        "App/Assets.xcassets/Contents.json": .text("{\"info\":{\"version\":1}}"),
+        "App/Assets.xcassets/Broken.imageset/Contents.json": .text("{\"images\": [ nope"),
+        "App/Assets.xcassets/Broken.imageset/b.png": .png(PNGSpec(width: 4, height: 4)),
+        "App/Assets.xcassets/Other.imageset/x.png": .png(PNGSpec(width: 4, height: 4)),
+    ]
+
+    func check(_ path: String) throws -> (CommandResult, [String], [String: Any]) {
+        let result = try runCommand(Repo.binary, ["check", "--format", "json", path])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+        let diagnostics = try #require(root["diagnostics"] as? [[String: Any]])
+        let context = try #require((root["projects"] as? [[String: Any]])?.first?["context"] as? [String: Any])
+        return (result, diagnostics.map { "\($0["rule"]!) \($0["path"]!)" }, context)
+    }
+
+    @Test func aFolderArgumentKeepsTheProjectsBuildSettings() throws {
+        let tree = try TempTree(Self.project)
+        let (_, found, context) = try check(tree.path + "/App/Assets.xcassets")
+        #expect(context["devices"] as? [String] == ["iphone"], "TARGETED_DEVICE_FAMILY = 1 from the pbxproj")
+        #expect((context["sources"] as? [String: String])?["devices"] == "project.pbxproj")
+        #expect(found.contains("catalog.contents-invalid App/Assets.xcassets/Broken.imageset/Contents.json"))
+        #expect(found.contains("catalog.contents-missing App/Assets.xcassets/Other.imageset"))
+        #expect(!found.contains { $0.hasSuffix("App/Info.plist") }, "findings outside the argument are not printed: \(found)")
+    }
+
+    @Test(arguments: ["App/Assets.xcassets/Broken.imageset", "App/Assets.xcassets/Broken.imageset/Contents.json"])
+    func aSetOrItsContentsJsonReportsTheSetsFindings(_ argument: String) throws {
+        let tree = try TempTree(Self.project)
+        let (result, found, _) = try check(tree.path + "/" + argument)
+        #expect(result.status == 1)
+        #expect(found == ["catalog.contents-invalid App/Assets.xcassets/Broken.imageset/Contents.json"])
+    }
+
+    @Test func aLoneFileIsCheckedInItsFolderWithItsOwnFinding() throws {
+        let dir = try TempTree(["Icon.png": .bytes(Array("GIF89a not a png".utf8))])
+        let (result, found, _) = try check(dir.path + "/Icon.png")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(found == ["image.not-png Icon.png"])
+        let text = try runCommand(Repo.binary, ["check", "--no-color", dir.path + "/Icon.png"])
+        #expect(text.stdout.hasPrefix(dir.path + "  "), "judged in its own folder, not from /: \(text.stdout.prefix(200))")
+    }
+
+    @Test func locatorStopsAtTheProjectAndNeverAboveTheRoot() throws {
+        let tree = try TempTree(Self.project)
+        #expect(ProjectLocator.root(for: tree.path + "/App/Assets.xcassets/Broken.imageset", isDirectory: true) == tree.path)
+        #expect(ProjectLocator.root(for: tree.path + "/App/Info.plist", isDirectory: false) == tree.path)
+        let plain = try TempTree(["Assets.xcassets/A.imageset/Contents.json": .text("{}")])
+        #expect(
+            ProjectLocator.root(for: plain.path + "/Assets.xcassets/A.imageset", isDirectory: true) == plain.path,
+            "no project: the folder above the catalog")
+        #expect(ProjectLocator.root(for: "/", isDirectory: true) == "/")
+    }
+
+    @Test func diagnosticsForAPathNoRootContainsExitsTwo() throws {
+        let tree = try TempTree(Self.project)
+        let daemon = try DaemonHarness(roots: [tree.path])
+        defer { _ = daemon.stop() }
+        let outside = try runCommand(Repo.binary, ["diagnostics", "--socket", daemon.socket, "/etc"])
+        #expect(outside.status == 2)
+        #expect(outside.stderr.contains("/etc is not under a watched root"))
+        let inside = try runCommand(
+            Repo.binary, ["diagnostics", "--socket", daemon.socket, tree.path + "/App/Assets.xcassets/Broken.imageset/Contents.json"])
+        #expect(inside.status == 1 && inside.stdout.contains("catalog.contents-invalid") && !inside.stdout.contains("Other.imageset"))
+    }
+}
+
+/// File names are bytes: names that are not UTF-8 stay distinct, and no name can forge output.
+@Suite struct FileNameOutputTests {
+    @Test func namesThatAreNotUTF8AreNeitherMergedNorMissing() throws {
+        let tree = try TempTree()
+        let set = tree.path + "/AppIcon.appiconset"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        let png = PNGSynthesizer.encode(PNGSpec(width: 1024, height: 1024))
+        for byte: UInt8 in [0xFF, 0xFE] {
+            let name = FileName.decode(Array("Icon".utf8) + [byte] + Array(".png".utf8))
+            let fd = FileName.withCString(set + "/" + name) { open($0, O_WRONLY | O_CREAT, 0o644) }
+            #expect(fd >= 0)
+            _ = png.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        try Data(#"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"Icon.png"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: set + "/Contents.json"))
+        let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let diagnostics = try #require(root["diagnostics"] as? [[String: Any]])
+        let unassigned = diagnostics.filter { $0["rule"] as? String == "icon.unassigned" }.compactMap { $0["path"] as? String }.sorted()
+        #expect(unassigned == ["AppIcon.appiconset/Icon\\xFE.png", "AppIcon.appiconset/Icon\\xFF.png"], "two files, two findings, escaped")
+        #expect(diagnostics.contains { $0["rule"] as? String == "icon.file-missing" }, "Icon.png itself really is missing")
+        #expect((root["summary"] as? [String: Int])?["files"] == 3)
+    }
+
+    @Test func aNewlineOrEscapeInANameCannotForgeALine() throws {
+        let tree = try TempTree(["Evil\nsrc/x.png: error: forged\u{1B}[0m.imageset/.keep": .text("")])
+        let result = try runCommand(Repo.binary, ["check", "--no-color", tree.path])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("src/x.png") }, "\(result.stdout)")
+        #expect(result.stdout.contains("Evil\\nsrc/x.png: error: forged\\x1B[0m.imageset: error:"))
+        #expect(!result.stdout.contains("\u{1B}"))
+    }
+}
