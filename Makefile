@@ -1,7 +1,10 @@
 # reswatch — build, run and test on a fresh Debian machine with Swift.
-#   make run    installs missing apt packages, builds, runs reswatch on Examples/SampleApp
-#   make test   installs missing apt packages, builds, runs every test (and the format lint)
-#   make bench  release build + benchmarks beside find, cat, pngcheck and watchman (installs them)
+#   make run      installs missing apt packages, builds, runs reswatch on Examples/SampleApp
+#   make test     installs missing apt packages, builds, runs every test (and the format lint)
+#   make bench    release build + benchmarks beside find, cat, pngcheck and watchman (installs them)
+#   make install  PREFIX=/usr/local DESTDIR=: binary, man pages, completions, units, examples, docs
+#   make dist     release tarball whose binary needs no Swift toolchain (static Swift stdlib)
+#   make dist-check  proves it: no Swift library linked, and it checks the example with the toolchain hidden
 
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
@@ -9,7 +12,17 @@ TEST_DEPS    := util-linux socat systemd
 BENCH_DEPS   := pngcheck watchman python3
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps build release run test lint format bench clean
+VERSION      := $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/reswatch/Reswatch.swift)
+ARCH         := $(shell uname -m)
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+# Where the installed units expect the binary (dist keeps /usr/local: unpack the tarball there).
+UNIT_PREFIX  ?= $(PREFIX)
+RELEASE_BIN  := .build/release/reswatch
+GENERATED    := .build/generated
+DIST         := reswatch-$(VERSION)-linux-$(ARCH)
+
+.PHONY: all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check
 
 all: build
 
@@ -34,8 +47,61 @@ bench-deps: deps
 build: deps
 	$(SWIFT) build
 
+# The Swift runtime and Foundation are linked statically: the binary needs only libc, libstdc++,
+# libpng16, zlib and libinotifytools0 (Debian packages), not the Swift toolchain.
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib --product reswatch
+
+# Man pages from the command-line definitions (swift-argument-parser's manual generator; it reads
+# them from the debug build, which `make test` has already made: the text is the same).
+man: build
+	rm -rf $(GENERATED)/man && mkdir -p $(GENERATED)/man
+	$(SWIFT) package --allow-writing-to-directory $(GENERATED)/man generate-manual --configuration debug --multi-page --output-directory $(GENERATED)/man
+	@ls $(GENERATED)/man/*.1 >/dev/null
+
+completions: release
+	mkdir -p $(GENERATED)/completions
+	$(RELEASE_BIN) --generate-completion-script bash > $(GENERATED)/completions/reswatch.bash
+	$(RELEASE_BIN) --generate-completion-script zsh > $(GENERATED)/completions/_reswatch
+	$(RELEASE_BIN) --generate-completion-script fish > $(GENERATED)/completions/reswatch.fish
+
+# FHS places under $(DESTDIR)$(PREFIX). The rule modules are inside the binary; rules/ is
+# installed as documentation (and as a starting point for /etc/reswatch/rules.d modules).
+install: release man completions
+	$(MAKE) --no-print-directory install-files
+
+install-files:
+	install -Dm755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/reswatch
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m644 $(GENERATED)/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -Dm644 $(GENERATED)/completions/reswatch.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reswatch
+	install -Dm644 $(GENERATED)/completions/_reswatch $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reswatch
+	install -Dm644 $(GENERATED)/completions/reswatch.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reswatch.fish
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	for unit in systemd/*.service systemd/*.socket; do [ -e "$$unit" ] || continue; \
+		sed 's|/usr/local/|$(UNIT_PREFIX)/|g' "$$unit" > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename "$$unit"); \
+		chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename "$$unit"); done
+	install -d $(DESTDIR)$(PREFIX)/share/doc/reswatch/examples $(DESTDIR)$(PREFIX)/share/doc/reswatch/rules $(DESTDIR)$(PREFIX)/share/doc/reswatch/spec
+	install -m644 config/*.yaml $(DESTDIR)$(PREFIX)/share/doc/reswatch/examples/
+	install -m644 rules/*.yaml $(DESTDIR)$(PREFIX)/share/doc/reswatch/rules/
+	install -m644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/reswatch/
+	install -m644 docs/spec/*.md $(DESTDIR)$(PREFIX)/share/doc/reswatch/spec/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/reswatch $(DESTDIR)$(PREFIX)/share/man/man1/reswatch*.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reswatch $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reswatch
+	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reswatch.fish $(DESTDIR)$(PREFIX)/lib/systemd/system/reswatch*
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/reswatch
+
+# A tarball laid out like PREFIX (bin/, share/, lib/systemd/): unpack it into /usr/local.
+dist: release man completions
+	rm -rf .build/dist && mkdir -p .build/dist
+	$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/.build/dist/$(DIST) PREFIX= UNIT_PREFIX=/usr/local
+	tar -C .build/dist -czf $(DIST).tar.gz $(DIST)
+	@echo "built $(DIST).tar.gz"
+
+dist-check: dist build
+	bash .ci/dist-check $(DIST).tar.gz
 
 # The daemon on the bundled example, in the foreground, with the built-in defaults.
 run: build
@@ -59,4 +125,4 @@ bench: bench-deps release
 	python3 Benchmarks/latency_bench.py
 
 clean:
-	rm -rf .build
+	rm -rf .build reswatch-*.tar.gz

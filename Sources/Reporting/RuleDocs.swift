@@ -25,7 +25,7 @@ public enum RuleDocs {
         for r in rules.rules { for info in r.reported where byID[info.id] == nil { byID[info.id] = (info, r) } }
         var engineIDs = Set<String>()
         if let anyRule = rules.rules.first {
-            for info in [EngineRules.unreadable] where byID[info.id] == nil {
+            for info in EngineRules.all where byID[info.id] == nil {
                 byID[info.id] = (info, anyRule)
                 engineIDs.insert(info.id)
             }
@@ -59,7 +59,12 @@ public enum RuleDocs {
                 if !passing.isEmpty { out.append("*Not reported for:* " + passing.joined(separator: "; ") + ".") }
                 if !triggering.isEmpty || !passing.isEmpty { out.append("") }
             }
-            out.append("*Disable:* `rules: {disable: [\(id)]}` · *re-grade:* `rules: {severity: {\(id): warning}}`")
+            if id == EngineRules.unreadable.id || !engineIDs.contains(id) {
+                out.append("*Disable:* `rules: {disable: [\(id)]}` · *re-grade:* `rules: {severity: {\(id): warning}}`")
+            } else {
+                out.append(
+                    "*Reported by the engine about the project's own configuration: `.reswatch.yaml` cannot disable or re-grade it.*")
+            }
             out.append("")
         }
         out.append("## Rule kinds")

@@ -115,6 +115,10 @@ import Testing
         #expect(unreadable?["path"] as? String == "App/Assets.xcassets/Locked.imageset")
         #expect((unreadable?["message"] as? String)?.contains("Permission denied") == true)
         #expect(diagnostics.contains { $0["rule"] as? String == "catalog.contents-invalid" }, "the rest of the tree is still checked")
+        #expect(unreadable?["severity"] as? String == "error", "what was not checked cannot pass")
+        #expect(
+            !diagnostics.contains { $0["rule"] as? String == "catalog.contents-missing" },
+            "its Contents.json may well be there: nothing is invented about a folder that cannot be read")
     }
 
     @Test func singleFileArgumentChecksThatFile() throws {

@@ -1,7 +1,6 @@
 import Foundation
 import RuleEngine
 import RuleKinds
-import Testing
 
 /// Paths of the source tree and the shared corpus, found from this file's location.
 public enum Repo {
@@ -18,7 +17,6 @@ public enum Repo {
     public static var corpus: String { shared + "/corpus" }
     public static var sharedAvailable: Bool { FileManager.default.fileExists(atPath: corpus + "/MANIFEST.md") }
     public static var sharedRequired: Bool { ProcessInfo.processInfo.environment["RESWATCH_REQUIRE_SHARED"] == "1" }
-    public static let sharedMissingReason: Comment = "needs ../shared/corpus beside the clone (absent: a lone clone skips the corpus tests)"
     /// The rule-id contract, kept in the repository.
     public static var contract: String { root + "/docs/spec/rules.md" }
     public static var binary: String { root + "/.build/debug/reswatch" }
