@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "ImageFactsTests", dependencies: ["ImageFacts", "TestSupport"]),
-        .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "TestSupport"]),
+        .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "RuleEngine", "TestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "ShippedRules", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),

@@ -1,6 +1,6 @@
-import Foundation
-
-/// The build settings of an Xcode project that reswatch uses (rules.md, context source 2).
+/// What the context takes from an Xcode project: the build settings of its iOS application target
+/// in the configuration that ships (rules.md, context source 2), each with where it came from,
+/// and the project's other targets (extensions, watch apps, tvOS …), which are not the app.
 public struct PBXBuildSettings: Sendable, Hashable {
     public var deploymentTarget: OSVersion?
     public var deviceFamily: Set<Device>?
@@ -8,81 +8,66 @@ public struct PBXBuildSettings: Sendable, Hashable {
     public var launchImageName: String?
     public var infoPlistFile: String?
     public var targetName: String?
+    /// The configuration that ships, and why it is that one.
+    public var configuration: String?
+    public var configurationReason: String?
     /// GENERATE_INFOPLIST_FILE = YES: Xcode adds INFOPLIST_KEY_* settings to the Info.plist.
     public var generatesInfoPlist = false
-    /// The chosen configuration has a base .xcconfig: settings missing here may be set there.
+    /// `ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES`, and `…_INCLUDE_ALL_APPICON_ASSETS = YES`.
+    public var alternateAppIconNames: [String] = []
+    public var includesAllAppIcons = false
+    /// A base .xcconfig that could not be read: settings it may set are unknown.
     public var mayUseXcconfig = false
+    /// Where each value reswatch uses came from (setting name → "App.xcconfig:3", "Xcode default" …).
+    public var origins: [String: SettingOrigin] = [:]
+    /// Settings whose value cannot be known (an .xcconfig that may set them was not read), with why.
+    public var unknown: [String: String] = [:]
+    /// Every native target, resolved (the app among them).
+    public var targets: [ResolvedTarget] = []
+    /// Problems met in xcconfig files (reported with the context).
+    public var problems: [XcconfigProblem] = []
+
+    public init() {}
 }
 
 public enum PBXProjectReader {
-    static let keys = [
-        "IPHONEOS_DEPLOYMENT_TARGET", "TARGETED_DEVICE_FAMILY", "ASSETCATALOG_COMPILER_APPICON_NAME",
-        "ASSETCATALOG_COMPILER_LAUNCHIMAGE_NAME", "INFOPLIST_FILE",
-    ]
-
-    /// Reads `project.pbxproj` (an OpenStep plist). The settings come from the first iOS application
-    /// target's Release configuration (else its first), laid over the project-level configuration.
-    public static func parse(_ bytes: [UInt8]) -> Result<PBXBuildSettings, PlistError> {
-        switch PropertyListReader.parse(bytes) {
-        case .failure(let e): return .failure(e)
-        case .success(let (plist, _)):
-            return .success(settings(from: plist))
-        }
-    }
-
-    static func settings(from plist: PlistValue) -> PBXBuildSettings {
-        let objects = plist["objects"]?.dictionary ?? [:]
-        func configurations(_ listID: String?) -> [[String: PlistValue]] {
-            guard let listID, let list = objects[listID],
-                let ids = list["buildConfigurations"]?.array?.compactMap(\.string)
-            else { return [] }
-            return ids.compactMap { objects[$0]?.dictionary }
-        }
-        func preferredConfiguration(_ configs: [[String: PlistValue]]) -> [String: PlistValue]? {
-            configs.first { $0["name"]?.string == "Release" } ?? configs.first
-        }
-        func preferred(_ configs: [[String: PlistValue]]) -> [String: PlistValue] {
-            preferredConfiguration(configs)?["buildSettings"]?.dictionary ?? [:]
-        }
-        let rootID = plist["rootObject"]?.string
-        let project = rootID.flatMap { objects[$0] }
-        var merged = preferred(configurations(project?["buildConfigurationList"]?.string))
-
-        let targetIDs = project?["targets"]?.array?.compactMap(\.string) ?? []
-        let targets = targetIDs.compactMap { id in objects[id].map { (id, $0) } }
-        let apps = targets.filter { $0.1["productType"]?.string == "com.apple.product-type.application" }
-        // The iOS app target: not a watchOS/tvOS/macOS application (single-target watch apps are
-        // "application" targets too).
-        func isIOS(_ t: PlistValue) -> Bool {
-            let s = preferred(configurations(t["buildConfigurationList"]?.string))
-            let sdk = s["SDKROOT"]?.text ?? merged["SDKROOT"]?.text ?? ""
-            if ["watchos", "appletvos", "macosx", "xros"].contains(where: sdk.contains) { return false }
-            if let family = s["TARGETED_DEVICE_FAMILY"]?.text,
-                !family.split(separator: ",").contains(where: { ["1", "2"].contains($0.trimmingCharacters(in: .whitespaces)) })
-            {
-                return false
-            }
-            return sdk.contains("iphoneos") || s["TARGETED_DEVICE_FAMILY"] != nil || s["IPHONEOS_DEPLOYMENT_TARGET"] != nil
-        }
-        let chosen =
-            apps.first { isIOS($0.1) }
-            ?? apps.first { t in
-                let sdk = preferred(configurations(t.1["buildConfigurationList"]?.string))["SDKROOT"]?.text ?? merged["SDKROOT"]?.text ?? ""
-                return !["watchos", "appletvos", "macosx", "xros"].contains(where: sdk.contains)
-            }
+    /// Settings of the project's iOS application target (the one named like the project, else one
+    /// a shared scheme archives, else the first), or of no target when the project has none.
+    public static func settings(_ project: XcodeProject, files: some ProjectFileAccess) -> PBXBuildSettings {
         var result = PBXBuildSettings()
-        var settingsFromXcconfig = false
-        if let chosen {
-            let configs = configurations(chosen.1["buildConfigurationList"]?.string)
-            for (k, v) in preferred(configs) { merged[k] = v }
-            result.targetName = chosen.1["name"]?.string
-            settingsFromXcconfig = usesXcconfig(preferredConfiguration(configs))
+        let targets = TargetResolver.resolve(project, files: files)
+        result.targets = targets
+        // Known iOS apps before those whose platform could not be told.
+        let apps =
+            targets.filter { $0.isIOSApplication && $0.platform == .iOS }
+            + targets.filter { $0.isIOSApplication && $0.platform == .unknown }
+        let app =
+            apps.first { $0.name == project.name && $0.platform == .iOS } ?? apps.first {
+                $0.configurationReason.hasPrefix("the shared scheme")
+            }
+            ?? apps.first
+        guard let app else { return result }
+        let s = app.settings
+        result.targetName = app.name
+        result.configuration = app.configuration
+        result.configurationReason = app.configurationReason
+        result.problems = app.problems
+        // A base configuration that was not read may set anything (CocoaPods' support files are
+        // left out by PodsFiles: they set only search paths and linker flags).
+        let unread = app.problems.filter { $0.message.hasPrefix("base configuration") || $0.message.contains("#include") }.map(\.file)
+        result.mayUseXcconfig = !unread.isEmpty
+        func take(_ key: String) -> String? {
+            guard let value = s.string(key), !value.isEmpty, let origin = s.origin(key) else { return nil }
+            if origin == .xcodeDefault && result.mayUseXcconfig {
+                // Unset where reswatch could read, but an unread .xcconfig may set it: unknown.
+                result.unknown[key] = "not read: \(unread.joined(separator: ", "))"
+                return nil
+            }
+            result.origins[key] = origin
+            return value
         }
-        let projectConfig = preferredConfiguration(configurations(project?["buildConfigurationList"]?.string))
-        settingsFromXcconfig = settingsFromXcconfig || usesXcconfig(projectConfig)
-        result.mayUseXcconfig = settingsFromXcconfig
-        result.deploymentTarget = merged["IPHONEOS_DEPLOYMENT_TARGET"]?.text.flatMap(OSVersion.init)
-        if let family = merged["TARGETED_DEVICE_FAMILY"]?.text {
+        result.deploymentTarget = take("IPHONEOS_DEPLOYMENT_TARGET").flatMap(OSVersion.init)
+        if let family = take("TARGETED_DEVICE_FAMILY") {
             var devices = Set<Device>()
             for part in family.split(separator: ",") {
                 switch part.trimmingCharacters(in: .whitespaces) {
@@ -92,22 +77,15 @@ public enum PBXProjectReader {
                 }
             }
             if !devices.isEmpty { result.deviceFamily = devices }
-        } else if chosen != nil && !settingsFromXcconfig {
-            // Unset in the project and no .xcconfig could set it: Xcode's default is "1" (iPhone).
-            result.deviceFamily = [.iphone]
         }
-        result.generatesInfoPlist = merged["GENERATE_INFOPLIST_FILE"]?.bool ?? false
-        result.appIconName = merged["ASSETCATALOG_COMPILER_APPICON_NAME"]?.text.flatMap(literal)
-        result.launchImageName = merged["ASSETCATALOG_COMPILER_LAUNCHIMAGE_NAME"]?.text.flatMap(literal)
-        result.infoPlistFile = merged["INFOPLIST_FILE"]?.text
+        result.appIconName = take("ASSETCATALOG_COMPILER_APPICON_NAME")
+        result.launchImageName = take("ASSETCATALOG_COMPILER_LAUNCHIMAGE_NAME")
+        result.infoPlistFile = take("INFOPLIST_FILE")
+        result.generatesInfoPlist = take("GENERATE_INFOPLIST_FILE").map(isYes) ?? false
+        result.alternateAppIconNames = take("ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES")?.split(separator: " ").map(String.init) ?? []
+        result.includesAllAppIcons = take("ASSETCATALOG_COMPILER_INCLUDE_ALL_APPICON_ASSETS").map(isYes) ?? false
         return result
     }
 
-    /// baseConfigurationReference (or Xcode 16's …Anchor / …RelativePath): settings may come from an .xcconfig.
-    static func usesXcconfig(_ configuration: [String: PlistValue]?) -> Bool {
-        configuration?.keys.contains { $0.hasPrefix("baseConfigurationReference") } ?? false
-    }
-
-    /// Build-setting values with `$(VAR)` references cannot be resolved here; ignore them.
-    static func literal(_ s: String) -> String? { s.contains("$(") || s.contains("${") || s.isEmpty ? nil : s }
+    static func isYes(_ s: String) -> Bool { ["YES", "yes", "true", "TRUE", "1"].contains(s) }
 }

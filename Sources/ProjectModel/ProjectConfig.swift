@@ -71,6 +71,10 @@ public struct ContextProblem: Sendable, Hashable {
         case pbxprojInvalid
         /// No single app Info.plist could be chosen: info.
         case infoPlistUnresolved
+        /// An xcconfig `#include` or base configuration that could not be read: info.
+        case xcconfigProblem
+        /// A target reswatch does not judge (tvOS, watchOS, a second app …): info, once.
+        case notChecked
     }
     public let kind: Kind
     /// Root-relative path of the file the problem is in.

@@ -26,6 +26,18 @@ public struct ProjectContext: Sendable, Hashable {
     public var infoPlistGenerated = false
     /// Build settings may come from .xcconfig files that were not read: what they would set is unknown.
     public var buildSettingsIncomplete = false
+    /// The Xcode target the context is the app's, and the configuration that ships (and why).
+    public var targetName: String?
+    public var configuration: String?
+    public var configurationReason: String?
+    /// Where each build-setting value came from ("devices" → "App.xcconfig:3", "Xcode default" …).
+    public var origins: [String: String] = [:]
+    /// Alternate app icons the build includes (`ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES`,
+    /// or every app icon set with `…_INCLUDE_ALL_APPICON_ASSETS = YES`).
+    public var alternateAppIconNames: [String] = []
+    public var includesAllAppIcons = false
+    /// The project's other targets (extensions, watch apps, other platforms): not the app.
+    public var otherTargets: [OtherTarget] = []
     public var ignore: [String] = []
     public var disabledRules: Set<String> = []
     public var severityOverrides: [String: SeverityOverride] = [:]
@@ -41,7 +53,34 @@ public struct ProjectContext: Sendable, Hashable {
     public init(directory: String) { self.directory = directory }
 
     public var isIPhoneOnly: Bool { devices == [.iphone] }
+
+    /// The other target whose folder holds `path` (most specific folder), unless the path is in
+    /// the app's own folder more specifically (its Info.plist's folder).
+    public func otherTarget(containing path: String) -> OtherTarget? {
+        let owner = otherTargets.filter { $0.directory.map { RelativePath.isWithin(path, $0) } ?? false }
+            .max { ($0.directory?.count ?? 0) < ($1.directory?.count ?? 0) }
+        guard let owner, let ownerDir = owner.directory else { return nil }
+        if let plist = infoPlist {
+            let appDir = RelativePath.parent(plist)
+            if appDir.count > ownerDir.count && RelativePath.isWithin(path, appDir) { return nil }
+        }
+        return owner
+    }
     public var isIPadOnly: Bool { devices == [.ipad] }
+}
+
+/// A target of the project that is not the app reswatch judges (an extension, a watch app, a tvOS
+/// app, a second app).
+public struct OtherTarget: Sendable, Hashable {
+    public let name: String
+    /// "app extension", "tvOS application" …
+    public let kind: String
+    public let platform: ResolvedTarget.Platform
+    public let productType: String
+    /// Root-relative folder of its resources (its Info.plist's folder), if known.
+    public let directory: String?
+    /// Not judged at all (another platform, or a second app): said once as project.not-checked.
+    public let notChecked: Bool
 }
 
 /// Resolves a project's context from `.reswatch.yaml`, then `project.pbxproj`, then Info.plist, then defaults.
@@ -69,33 +108,51 @@ public enum ContextResolver {
         case .failure: break
         }
 
-        // 2. *.xcodeproj/project.pbxproj
+        // 2. *.xcodeproj: the iOS app target's settings in the configuration that ships.
         var pbx = PBXBuildSettings()
         var xcodeprojName: String?
-        if case .success(let entries) = files.list(dir),
-            let proj = entries.first(where: { $0.isDirectory && $0.name.hasSuffix(".xcodeproj") })
-        {
-            xcodeprojName = String(proj.name.dropLast(".xcodeproj".count))
+        let projects = (try? files.list(dir).get())?.filter { $0.isDirectory && $0.name.hasSuffix(".xcodeproj") }.map(\.name).sorted() ?? []
+        for name in projects {
             marked = true
-            let path = RelativePath.join(dir, proj.name + "/project.pbxproj")
-            switch files.read(path) {
-            case .success(let bytes):
-                switch PBXProjectReader.parse(bytes) {
-                case .success(let s): pbx = s
-                case .failure(let e):
-                    context.problems.append(
-                        ContextProblem(
-                            .pbxprojInvalid, path: path, line: e.line,
-                            message:
-                                "project.pbxproj cannot be parsed (\(e)); its build settings are not used: the context comes from .reswatch.yaml, Info.plist and defaults instead"
-                        ))
+            let path = RelativePath.join(dir, name)
+            switch XcodeProjectReader.read(path, files: files) {
+            case .success(let project):
+                let settings = PBXProjectReader.settings(project, files: files)
+                // The first project with an iOS app is the app's; the others' targets are noted.
+                if pbx.targetName == nil, settings.targetName != nil || xcodeprojName == nil {
+                    let others = pbx.targets
+                    pbx = settings
+                    pbx.targets += others
+                    xcodeprojName = project.name
+                } else {
+                    pbx.targets += settings.targets
                 }
-            case .failure(let error):
+            case .failure(let e):
+                let file = RelativePath.join(path, "project.pbxproj")
+                let what = if case .unreadable(let io) = e { "cannot be read (\(io.reason))" } else { "cannot be parsed (\(e))" }
                 context.problems.append(
                     ContextProblem(
-                        .pbxprojInvalid, path: path, line: nil,
-                        message: "project.pbxproj cannot be read (\(error.reason)); its build settings are not used"))
+                        .pbxprojInvalid, path: file, line: e.line,
+                        message:
+                            "project.pbxproj \(what); its build settings are not used: the context comes from .reswatch.yaml, Info.plist and defaults instead"
+                    ))
             }
+        }
+        for problem in pbx.problems {
+            context.problems.append(
+                ContextProblem(.xcconfigProblem, path: problem.file, line: problem.line > 0 ? problem.line : nil, message: problem.message))
+        }
+        context.targetName = pbx.targetName
+        context.configuration = pbx.configuration
+        context.configurationReason = pbx.configurationReason
+        context.alternateAppIconNames = pbx.alternateAppIconNames
+        context.includesAllAppIcons = pbx.includesAllAppIcons
+        context.otherTargets = otherTargets(pbx, projectDirectory: dir, files: files)
+        for target in context.otherTargets where target.notChecked {
+            context.problems.append(
+                ContextProblem(
+                    .notChecked, path: target.directory ?? dir, line: nil,
+                    message: "\(target.name) (\(target.kind)): not checked; reswatch validates iOS apps and their extensions"))
         }
 
         // 3. Info.plist
@@ -118,10 +175,17 @@ public enum ContextResolver {
         }
         let plistTarget = plist?["MinimumOSVersion"]?.text.flatMap(OSVersion.init)
 
+        for (key, name) in [
+            ("TARGETED_DEVICE_FAMILY", "devices"), ("IPHONEOS_DEPLOYMENT_TARGET", "deployment-target"),
+            ("ASSETCATALOG_COMPILER_APPICON_NAME", "app-icon"),
+        ] {
+            if let why = pbx.unknown[key] { context.origins[name] = "\(key) unknown (\(why))" }
+        }
         if let d = config.devices {
             context.devices = d; context.sources["devices"] = .config
         } else if let d = pbx.deviceFamily {
             context.devices = d; context.sources["devices"] = .pbxproj
+            context.origins["devices"] = pbx.origins["TARGETED_DEVICE_FAMILY"]?.description
         } else if let d = plistDevices {
             context.devices = d; context.sources["devices"] = .infoPlist
         }
@@ -130,6 +194,7 @@ public enum ContextResolver {
             context.deploymentTarget = t; context.sources["deployment-target"] = .config
         } else if let t = pbx.deploymentTarget {
             context.deploymentTarget = t; context.sources["deployment-target"] = .pbxproj
+            context.origins["deployment-target"] = pbx.origins["IPHONEOS_DEPLOYMENT_TARGET"]?.description
         } else if let t = plistTarget {
             context.deploymentTarget = t; context.sources["deployment-target"] = .infoPlist
         }
@@ -140,6 +205,7 @@ public enum ContextResolver {
             context.appIconName = n; context.sources["app-icon"] = .config
         } else if let n = pbx.appIconName {
             context.appIconName = n; context.sources["app-icon"] = .pbxproj
+            context.origins["app-icon"] = pbx.origins["ASSETCATALOG_COMPILER_APPICON_NAME"]?.description
         } else if let n = plist?["CFBundleIconName"]?.string, !n.isEmpty {
             context.appIconName = n; context.sources["app-icon"] = .infoPlist
         }
@@ -148,6 +214,7 @@ public enum ContextResolver {
             context.launchImageName = n; context.sources["launch-image"] = .config
         } else if let n = pbx.launchImageName {
             context.launchImageName = n; context.sources["launch-image"] = .pbxproj
+            context.origins["launch-image"] = pbx.origins["ASSETCATALOG_COMPILER_LAUNCHIMAGE_NAME"]?.description
         }
 
         context.infoPlistGenerated = pbx.generatesInfoPlist
@@ -187,9 +254,10 @@ public enum ContextResolver {
                     message: "info-plist: \(named) does not exist (relative to the project directory)"))
         }
         if let file = pbx.infoPlistFile {
-            let cleaned = file.replacingOccurrences(of: "$(SRCROOT)/", with: "").replacingOccurrences(of: "${SRCROOT}/", with: "")
-            if !cleaned.contains("$"), let p = RelativePath.normalize(RelativePath.join(dir, cleaned)), exists(p) {
-                return LocatedInfoPlist(path: p, reason: "INFOPLIST_FILE in project.pbxproj")
+            if !file.hasPrefix("/"), let p = RelativePath.normalize(RelativePath.join(dir, file)), exists(p) {
+                let origin = pbx.origins["INFOPLIST_FILE"]
+                let place = origin.map { RelativePath.name($0.file) + ($0.line.map { ":\($0)" } ?? "") } ?? "project.pbxproj"
+                return LocatedInfoPlist(path: p, reason: "INFOPLIST_FILE in \(place)")
             }
         }
         var conventional = [RelativePath.join(dir, "Info.plist")]
@@ -225,6 +293,29 @@ public enum ContextResolver {
                 message:
                     "\(apps.count) Info.plist files could be the app's (\(apps.joined(separator: ", "))): rules that read the app's Info.plist did not run; \(key)"
             ))
+    }
+
+    /// The project's targets other than the app, with the folder each keeps its resources in (its
+    /// Info.plist's folder, else a folder named like the target).
+    static func otherTargets(_ pbx: PBXBuildSettings, projectDirectory dir: String, files: some ProjectFileAccess) -> [OtherTarget] {
+        pbx.targets.filter { $0.name != pbx.targetName }.map { target in
+            var directory: String?
+            if let plist = target.settings.string("INFOPLIST_FILE"), !plist.isEmpty, !plist.hasPrefix("/"),
+                let p = RelativePath.normalize(RelativePath.join(dir, plist))
+            {
+                directory = RelativePath.parent(p)
+            }
+            if directory == nil || directory == dir, case .success = files.list(RelativePath.join(dir, target.name)) {
+                directory = RelativePath.join(dir, target.name)
+            }
+            if directory == dir { directory = nil }  // shares the app's folder: nothing to tell apart
+            let resources = target.isApplication || target.productType.contains("extension") || target.productType.contains("watchapp")
+            return OtherTarget(
+                name: target.name, kind: target.kindDescription, platform: target.platform, productType: target.productType,
+                // Another platform, or a second app: not judged. An iOS extension (or one whose
+                // platform cannot be told) is judged with the app's context, in its own folder.
+                directory: directory, notChecked: resources && (![.iOS, .unknown].contains(target.platform) || target.isApplication))
+        }
     }
 
     /// Not an extension's, a watch app's, a test bundle's, a framework's, a `.bundle`'s, nor a

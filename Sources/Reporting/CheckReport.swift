@@ -19,6 +19,11 @@ public struct CheckReport: Sendable, Encodable {
         public let infoPlist: String?
         public let infoPlistReason: String?
         public let sources: [String: String]
+        /// Where each value came from, precisely ("App.xcconfig:3", "Xcode default", "… unknown (not read: …)").
+        public let origins: [String: String]
+        public let target: String?
+        public let configuration: String?
+        public let configurationReason: String?
 
         enum CodingKeys: String, CodingKey {
             case devices, distribution, sources
@@ -27,6 +32,8 @@ public struct CheckReport: Sendable, Encodable {
             case launchImage = "launch_image"
             case infoPlist = "info_plist"
             case infoPlistReason = "info_plist_reason"
+            case origins, target, configuration
+            case configurationReason = "configuration_reason"
         }
 
         public init(_ c: ProjectContext) {
@@ -37,6 +44,10 @@ public struct CheckReport: Sendable, Encodable {
             launchImage = c.launchImageName
             infoPlist = c.infoPlist
             infoPlistReason = c.infoPlistReason
+            origins = c.origins
+            target = c.targetName
+            configuration = c.configuration
+            configurationReason = c.configurationReason
             sources = c.sources.mapValues(\.rawValue)
         }
 
@@ -49,6 +60,10 @@ public struct CheckReport: Sendable, Encodable {
             try k.encode(launchImage, forKey: .launchImage)
             try k.encode(infoPlist, forKey: .infoPlist)
             try k.encode(infoPlistReason, forKey: .infoPlistReason)
+            try k.encode(origins, forKey: .origins)
+            try k.encode(target, forKey: .target)
+            try k.encode(configuration, forKey: .configuration)
+            try k.encode(configurationReason, forKey: .configurationReason)
             try k.encode(sources, forKey: .sources)
         }
     }

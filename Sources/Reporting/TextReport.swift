@@ -27,6 +27,16 @@ public struct TextReport: Sendable {
         return text
     }
 
+    /// "Config/App.xcconfig:3" → "App.xcconfig:3"; "X.xcodeproj/project.pbxproj (target App, Release)" →
+    /// "project.pbxproj"; an unknown setting → "default; TARGETED_DEVICE_FAMILY unknown".
+    static func shortOrigin(_ origin: String, source: String?) -> String {
+        if let unknown = origin.range(of: " unknown (") {
+            return "\(source ?? "default"); \(origin[..<unknown.lowerBound]) unknown"
+        }
+        let file = origin.range(of: " (").map { String(origin[..<$0.lowerBound]) } ?? origin
+        return RelativePath.name(file)
+    }
+
     public func render(_ report: CheckReport, showFixes: Bool = false) -> String {
         var out: [String] = []
         for e in report.ruleErrors {
@@ -50,12 +60,19 @@ public struct TextReport: Sendable {
             let c = project.context
             let title = FileName.display(project.path.isEmpty ? project.root : project.root + "/" + project.path)
             let devices = c.devices.joined(separator: "+")
-            let source = { (k: String) in c.sources[k].map { " (\($0))" } ?? "" }
+            // The precise origin when known ("App.xcconfig:3", "Xcode default"), else the source.
+            let source = { (k: String) -> String in
+                if let origin = c.origins[k] { return " (\(Self.shortOrigin(origin, source: c.sources[k])))" }
+                return c.sources[k].map { " (\($0))" } ?? ""
+            }
             out.append(
                 paint(title, "1") + "  "
                     + paint(
                         "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)", "2"))
             var used: [String] = []
+            if let target = c.target {
+                used.append("target \(target), configuration \(c.configuration ?? "?")\(c.configurationReason.map { " (\($0))" } ?? "")")
+            }
             if let plist = c.infoPlist {
                 used.append("Info.plist \(FileName.display(plist))\(c.infoPlistReason.map { " (\($0))" } ?? "")")
             } else if let reason = c.infoPlistReason {

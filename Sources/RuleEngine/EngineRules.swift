@@ -30,7 +30,21 @@ public enum EngineRules {
             "Rules that read the app's Info.plist (launch screen, device capabilities, icon keys) do not run without one; reswatch says so rather than pass silently.",
         fix: "Set info-plist: in the project's .reswatch.yaml (or INFOPLIST_FILE in the Xcode project).")
 
-    public static let all = [unreadable, configInvalid, pbxprojInvalid, infoPlistUnresolved]
+    public static let xcconfigInvalid = RuleInfo(
+        id: "project.xcconfig-invalid", severity: .info,
+        summary: "An .xcconfig file, #include or base configuration of the app target that cannot be read.",
+        rationale:
+            "Xcode resolves build settings through the target's .xcconfig files; what an unread one sets (device family, deployment target, icon set) is unknown, so findings that depend on it may be wrong.",
+        fix: "Fix the #include path, or add the missing file (a generated or gitignored xcconfig: check after generating it).")
+
+    public static let notChecked = RuleInfo(
+        id: "project.not-checked", severity: .info,
+        summary: "A target that reswatch does not judge (tvOS, watchOS, visionOS, macOS, or an iOS app beyond the first).",
+        rationale:
+            "reswatch validates iOS apps and their extensions against Apple's iOS tables; it says which targets it left alone rather than pass them silently.",
+        fix: "Nothing to fix; validate those targets with Xcode.")
+
+    public static let all = [unreadable, configInvalid, pbxprojInvalid, xcconfigInvalid, infoPlistUnresolved, notChecked]
     /// Errors in a project's configuration: they change what is checked everywhere in the project,
     /// so they are shown with the findings of any path inside it.
     public static let projectRuleIDs: Set<String> = [configInvalid.id, pbxprojInvalid.id]
@@ -41,6 +55,8 @@ public enum EngineRules {
         case .configIneffective: (configInvalid, .warning)
         case .pbxprojInvalid: (pbxprojInvalid, .error)
         case .infoPlistUnresolved: (infoPlistUnresolved, .info)
+        case .xcconfigProblem: (xcconfigInvalid, .info)
+        case .notChecked: (notChecked, .info)
         }
     }
 }

@@ -107,13 +107,9 @@ struct CorpusTests {
         ("DOOM-iOS-tvOS-2022", "image.cgbi", "", "MANIFEST: CgBI chunk (Xcode-crushed)"),
         ("DOOM-iOS-tvOS-2022", "icon.marketing-alpha", "code/iphone/DOOM-iOS.xcassets/AppIcon.appiconset/Icon-1024.png", "MANIFEST: alpha"),
         ("DuckDuckGo", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
-        ("DuckDuckGo", "icon.marketing-missing", "Widgets/", "MANIFEST: app icon set has no image assigned to any slot"),
-        ("DuckDuckGo", "icon.missing-required", "Widgets/", "MANIFEST: app icon set has no image assigned to any slot"),
         ("HomeAssistant", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
         ("HomeAssistant", "image.not-png", "", "MANIFEST: not-a-PNG (webp)"),
         ("IceCubesApp", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
-        ("IceCubesApp", "icon.marketing-missing", "IceCubesAppWidgetsExtension/", "MANIFEST: app icon set has no image assigned"),
-        ("IceCubesApp", "icon.missing-required", "IceCubesAppWidgetsExtension/", "MANIFEST: app icon set has no image assigned"),
         (
             "NetNewsWire", "icon.file-missing", "iOS/Resources/Assets.xcassets/AppIcon.appiconset/Dark Icon.png",
             "MANIFEST: corpus artefact, file not copied"

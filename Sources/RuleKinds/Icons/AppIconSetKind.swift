@@ -222,9 +222,12 @@ public struct AppIconSetKind: RuleKind {
                 message: "\(name) is in \(setName) but Contents.json does not assign it to a slot")
         }
 
-        // Requirements apply to the app's own icon set.
+        // Requirements apply to the app's own icon set: not to a set of the same name in an
+        // extension's, a watch app's or another platform's folder (their targets ship no app icon).
         let primary = context.project.appIconName ?? "AppIcon"
-        guard String(setName.dropLast(".appiconset".count)) == primary, isIOSSet || contents.images.isEmpty else { return }
+        guard String(setName.dropLast(".appiconset".count)) == primary, isIOSSet || contents.images.isEmpty,
+            context.project.otherTarget(containing: subject.path) == nil
+        else { return }
         if !marketingFilled {
             context.report(
                 Self.marketingMissing, path: subject.path,

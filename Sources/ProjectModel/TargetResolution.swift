@@ -1,0 +1,228 @@
+/// A native target of an Xcode project with the build settings of the configuration that ships,
+/// resolved as xcodebuild does.
+public struct ResolvedTarget: Sendable, Hashable {
+    public enum Platform: String, Sendable, Hashable {
+        case iOS, tvOS, watchOS, macOS, visionOS, unknown
+    }
+
+    public let id: String
+    public let name: String
+    public let productType: String
+    /// The configuration an archive uses, and why that one.
+    public let configuration: String
+    public let configurationReason: String
+    public let settings: ResolvedBuildSettings
+    public let platform: Platform
+    /// Problems met reading the target's xcconfig files (missing includes, unreadable lines).
+    public let problems: [XcconfigProblem]
+
+    public var isApplication: Bool { productType == "com.apple.product-type.application" }
+    /// An iOS app (a target whose platform cannot be told is taken for one: iOS is Xcode's
+    /// default for the projects reswatch is pointed at).
+    public var isIOSApplication: Bool { isApplication && (platform == .iOS || platform == .unknown) }
+
+    /// "iOS application", "app extension", "tvOS application", "unit-test bundle" …
+    public var kindDescription: String {
+        let kinds: [String: String] = [
+            "com.apple.product-type.application": "application",
+            "com.apple.product-type.app-extension": "app extension",
+            "com.apple.product-type.extensionkit-extension": "app extension",
+            "com.apple.product-type.application.on-demand-install-capable": "App Clip",
+            "com.apple.product-type.application.watchapp2": "watch app",
+            "com.apple.product-type.application.watchapp2-container": "watch app container",
+            "com.apple.product-type.watchkit2-extension": "WatchKit extension",
+            "com.apple.product-type.bundle.unit-test": "unit-test bundle",
+            "com.apple.product-type.bundle.ui-testing": "UI-test bundle",
+            "com.apple.product-type.framework": "framework",
+            "com.apple.product-type.library.static": "static library",
+            "com.apple.product-type.bundle": "bundle",
+            "com.apple.product-type.tool": "command-line tool",
+        ]
+        let kind = kinds[productType] ?? (productType.isEmpty ? "aggregate target" : productType)
+        switch platform {
+        case .unknown: return kind + (isApplication || productType.contains("extension") ? ", platform unknown" : "")
+        case .iOS: return kind.hasSuffix("application") ? "iOS \(kind)" : kind
+        default: return "\(platform.rawValue) \(kind)"
+        }
+    }
+}
+
+public enum TargetResolver {
+    /// Every native target of the project, resolved for the configuration it ships with.
+    public static func resolve(_ project: XcodeProject, files: some ProjectFileAccess) -> [ResolvedTarget] {
+        let schemes = SchemeReader.archiveConfigurations(project, files: files)
+        return project.targets.map { target in
+            let (configName, reason) = shippingConfiguration(target, project: project, schemes: schemes)
+            var levels: [[SettingAssignment]] = []
+            var problems: [XcconfigProblem] = []
+            func add(_ configuration: XcodeProject.Configuration?) {
+                guard let configuration else {
+                    levels.append([])
+                    levels.append([])
+                    return
+                }
+                if let base = configuration.baseConfiguration {
+                    // CocoaPods' support files (Pods/ is not part of the checked tree) set only
+                    // search paths and linker flags: nothing reswatch reads, nothing unknown.
+                    if Self.isCocoaPodsSupportFile(base) {
+                        levels.append([])
+                        levels.append(configuration.settings)
+                        return
+                    }
+                    let read = XcconfigReader.read(base, files: files)
+                    if case .failure = files.read(base) {
+                        problems.append(
+                            XcconfigProblem(
+                                file: base, line: 0,
+                                message:
+                                    "base configuration \(base) (\(configuration.name)) cannot be read; the build settings it may set are unknown"
+                            ))
+                    }
+                    levels.append(read.assignments)
+                    problems += read.problems
+                } else {
+                    if let missing = configuration.unresolvedBaseConfiguration {
+                        problems.append(
+                            XcconfigProblem(
+                                file: RelativePath.join(project.path, "project.pbxproj"), line: 0,
+                                message: "base configuration \(missing) is outside the checked tree (not read)"))
+                    }
+                    levels.append([])
+                }
+                levels.append(configuration.settings)
+            }
+            add(project.configuration(named: configName))
+            add(target.configuration(named: configName))
+            let builtins = [
+                "TARGET_NAME": target.name, "PROJECT_NAME": project.name, "CONFIGURATION": configName, "SRCROOT": ".",
+                "PROJECT_DIR": ".", "SOURCE_ROOT": ".", "PLATFORM_NAME": "iphoneos", "EFFECTIVE_PLATFORM_NAME": "-iphoneos",
+            ]
+            let settings = ResolvedBuildSettings(levels: levels, builtins: builtins, configuration: configName)
+            var seen = Set<XcconfigProblem>()
+            problems = problems.filter { seen.insert($0).inserted }
+            return ResolvedTarget(
+                id: target.id, name: target.name, productType: target.productType, configuration: configName,
+                configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems)
+        }
+    }
+
+    static func isCocoaPodsSupportFile(_ path: String) -> Bool {
+        path.contains("Pods/Target Support Files/") || path.hasPrefix("Pods/") || path.contains("/Pods/")
+    }
+
+    /// The shared scheme's ArchiveAction configuration, else Release, else the list's default.
+    static func shippingConfiguration(
+        _ target: XcodeProject.Target, project: XcodeProject, schemes: [String: (scheme: String, configuration: String)]
+    ) -> (String, String) {
+        if let s = schemes[target.id], target.configuration(named: s.configuration) != nil {
+            return (s.configuration, "the shared scheme \(s.scheme) archives it so")
+        }
+        if target.configuration(named: "Release") != nil { return ("Release", "no shared scheme archives the target") }
+        if let d = target.defaultConfigurationName, target.configuration(named: d) != nil {
+            return (d, "its defaultConfigurationName; no Release configuration and no shared scheme")
+        }
+        return (target.configurations.first?.name ?? "Release", "the first configuration")
+    }
+
+    static func platform(of target: XcodeProject.Target, settings: ResolvedBuildSettings) -> ResolvedTarget.Platform {
+        if target.productType.contains("watchapp") || target.productType.contains("watchkit") { return .watchOS }
+        let sdk = (settings.string("SDKROOT") ?? "").lowercased()
+        let table: [(String, ResolvedTarget.Platform)] = [
+            ("iphoneos", .iOS), ("appletvos", .tvOS), ("watchos", .watchOS), ("macosx", .macOS), ("xros", .visionOS),
+        ]
+        if let hit = table.first(where: { sdk.contains($0.0) }) {
+            // A multiplatform target may name macosx as SDKROOT and list iphoneos as supported.
+            if hit.1 != .iOS, (settings.string("SUPPORTED_PLATFORMS") ?? "").contains("iphoneos") { return .iOS }
+            return hit.1
+        }
+        let supported = settings.string("SUPPORTED_PLATFORMS") ?? ""
+        if let hit = table.first(where: { supported.contains($0.0) }) { return hit.1 }
+        // No SDKROOT (it is in an .xcconfig that was not read): the deployment-target settings
+        // and the target's name say which platform it is for.
+        if settings.string("IPHONEOS_DEPLOYMENT_TARGET") != nil { return .iOS }
+        for (key, platform) in [
+            ("MACOSX_DEPLOYMENT_TARGET", ResolvedTarget.Platform.macOS), ("TVOS_DEPLOYMENT_TARGET", .tvOS),
+            ("WATCHOS_DEPLOYMENT_TARGET", .watchOS), ("XROS_DEPLOYMENT_TARGET", .visionOS),
+        ] where settings.string(key) != nil {
+            return platform
+        }
+        let words = target.name.lowercased()
+        if words.contains("ios") || words.contains("iphone") { return .iOS }
+        if words.contains("tvos") { return .tvOS }
+        if words.contains("watch") { return .watchOS }
+        if words.contains("macos") || words.contains("mac") { return .macOS }
+        return .unknown
+    }
+}
+
+/// Shared schemes (`*.xcodeproj/xcshareddata/xcschemes/*.xcscheme`): which configuration each
+/// target is archived with.
+enum SchemeReader {
+    /// Target id → the archiving scheme and its configuration. When several schemes archive a
+    /// target, the one named after the target wins, else the first by name.
+    static func archiveConfigurations(_ project: XcodeProject, files: some ProjectFileAccess) -> [String: (
+        scheme: String, configuration: String
+    )] {
+        let dir = RelativePath.join(project.path, "xcshareddata/xcschemes")
+        guard case .success(let entries) = files.list(dir) else { return [:] }
+        var result: [String: (scheme: String, configuration: String)] = [:]
+        let names = Dictionary(project.targets.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        for entry in entries.sorted(by: { $0.name < $1.name }) where entry.name.hasSuffix(".xcscheme") {
+            guard case .success(let bytes) = files.read(RelativePath.join(dir, entry.name)) else { continue }
+            let xml = String(decoding: bytes, as: UTF8.self)
+            let scheme = String(entry.name.dropLast(".xcscheme".count))
+            guard let archive = element("ArchiveAction", in: xml), let config = attribute("buildConfiguration", in: archive) else {
+                continue
+            }
+            for id in archivedTargets(in: xml) {
+                if let existing = result[id], existing.scheme == names[id] { continue }
+                if result[id] == nil || scheme == names[id] { result[id] = (scheme, config) }
+            }
+        }
+        return result
+    }
+
+    /// BlueprintIdentifiers of the build entries that build for archiving.
+    static func archivedTargets(in xml: String) -> [String] {
+        var ids: [String] = []
+        var rest = Substring(xml)
+        while let start = rest.range(of: "<BuildActionEntry") {
+            let after = rest[start.upperBound...]
+            let end = after.range(of: "</BuildActionEntry>")?.lowerBound ?? after.endIndex
+            let entry = String(after[..<end])
+            let archiving = attribute("buildForArchiving", in: entry).map { $0 == "YES" } ?? true
+            if archiving, let reference = element("BuildableReference", in: entry), let id = attribute("BlueprintIdentifier", in: reference)
+            {
+                ids.append(id)
+            }
+            rest = after[end...]
+        }
+        return ids
+    }
+
+    /// The opening tag `<name …>` (attributes only).
+    static func element(_ name: String, in xml: String) -> String? {
+        guard let start = xml.range(of: "<" + name) else { return nil }
+        let end = xml[start.upperBound...].firstIndex(of: ">") ?? xml.endIndex
+        return String(xml[start.upperBound..<end])
+    }
+
+    static func attribute(_ name: String, in tag: String) -> String? {
+        var search = Substring(tag)
+        while let r = search.range(of: name) {
+            var i = r.upperBound
+            while i < search.endIndex, search[i] == " " || search[i] == "\n" || search[i] == "\t" { i = search.index(after: i) }
+            guard i < search.endIndex, search[i] == "=" else {
+                search = search[r.upperBound...]
+                continue
+            }
+            i = search.index(after: i)
+            while i < search.endIndex, search[i] == " " || search[i] == "\n" || search[i] == "\t" { i = search.index(after: i) }
+            guard i < search.endIndex, search[i] == "\"" else { return nil }
+            let valueStart = search.index(after: i)
+            guard let valueEnd = search[valueStart...].firstIndex(of: "\"") else { return nil }
+            return String(search[valueStart..<valueEnd])
+        }
+        return nil
+    }
+}

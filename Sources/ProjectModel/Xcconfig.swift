@@ -1,0 +1,142 @@
+/// One assignment of a build setting in an `.xcconfig` file (or a pbxproj configuration).
+public struct SettingAssignment: Sendable, Hashable {
+    public let key: String
+    /// Conditions such as `sdk=iphoneos*` (from `KEY[sdk=iphoneos*] = …`).
+    public let conditions: [String: String]
+    public let value: String
+    /// Where it was written: root-relative file and 1-based line.
+    public let origin: SettingOrigin
+
+    public init(key: String, conditions: [String: String] = [:], value: String, origin: SettingOrigin) {
+        self.key = key
+        self.conditions = conditions
+        self.value = value
+        self.origin = origin
+    }
+}
+
+/// Where a build setting's value came from, as shown with the context.
+public struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    /// For pbxproj values: which configuration of which target (or the project).
+    public let detail: String?
+
+    public init(file: String, line: Int? = nil, detail: String? = nil) {
+        self.file = file
+        self.line = line
+        self.detail = detail
+    }
+
+    public static let xcodeDefault = SettingOrigin(file: "Xcode default")
+
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        if let detail { text += " (\(detail))" }
+        return text
+    }
+}
+
+/// A problem met while reading an xcconfig (an `#include` that is missing, a line that is no
+/// assignment): reported with the context, never fatal.
+public struct XcconfigProblem: Sendable, Hashable {
+    public let file: String
+    public let line: Int
+    public let message: String
+}
+
+/// Reads `.xcconfig` files the way Xcode does: `KEY = value` (optionally `KEY[sdk=…][arch=…] =`),
+/// `//` comments, an optional trailing `;`, `#include "file"` and `#include? "file"` relative to
+/// the including file (a missing `#include?` is fine, a missing `#include` is a problem), include
+/// cycles stopped. Later assignments win; `$(inherited)` is resolved by `BuildSettings`.
+public enum XcconfigReader {
+    /// Largest include depth followed (Xcode has none; real projects use 2–4).
+    static let maxDepth = 16
+
+    public static func read(
+        _ path: String, files: some ProjectFileAccess, depth: Int = 0, seen: Set<String> = []
+    ) -> (assignments: [SettingAssignment], problems: [XcconfigProblem], inputs: [String]) {
+        var assignments: [SettingAssignment] = []
+        var problems: [XcconfigProblem] = []
+        var inputs = [path]
+        guard case .success(let bytes) = files.read(path) else { return ([], [], inputs) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let directory = RelativePath.parent(path)
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = Substring(rawLine)
+            if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("#include") {
+                let optional = trimmed.hasPrefix("#include?")
+                let rest = trimmed.dropFirst(optional ? 9 : 8).trimmingCharacters(in: .whitespaces)
+                guard rest.hasPrefix("\""), rest.count >= 2, rest.hasSuffix("\"") else {
+                    // <…> names a file of the Xcode installation: not in the project.
+                    if !rest.hasPrefix("<") {
+                        problems.append(XcconfigProblem(file: path, line: lineNumber, message: "unreadable #include line"))
+                    }
+                    continue
+                }
+                let target = String(rest.dropFirst().dropLast())
+                let resolved = target.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(directory, target))
+                guard let resolved else {
+                    problems.append(
+                        XcconfigProblem(
+                            file: path, line: lineNumber, message: "#include \"\(target)\" is outside the checked tree (not read)"))
+                    continue
+                }
+                if seen.contains(resolved) || depth >= maxDepth {
+                    problems.append(
+                        XcconfigProblem(file: path, line: lineNumber, message: "#include \"\(target)\" is circular (not read again)"))
+                    continue
+                }
+                if case .failure = files.read(resolved) {
+                    inputs.append(resolved)
+                    if !optional {
+                        problems.append(XcconfigProblem(file: path, line: lineNumber, message: "#include \"\(target)\": no such file"))
+                    }
+                    continue
+                }
+                let nested = read(resolved, files: files, depth: depth + 1, seen: seen.union([path]))
+                assignments += nested.assignments
+                problems += nested.problems
+                inputs += nested.inputs
+                continue
+            }
+            // The assignment's "=" is the first one outside [conditions].
+            var depth = 0
+            let equals = trimmed.firstIndex { c in
+                if c == "[" { depth += 1 } else if c == "]" { depth -= 1 }
+                return c == "=" && depth == 0
+            }
+            guard let equals else {
+                problems.append(XcconfigProblem(file: path, line: lineNumber, message: "not a setting (KEY = value)"))
+                continue
+            }
+            var lhs = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.hasSuffix(";") { value = String(value.dropLast()).trimmingCharacters(in: .whitespaces) }
+            var conditions: [String: String] = [:]
+            while lhs.hasSuffix("]"), let open = lhs.lastIndex(of: "[") {
+                let condition = lhs[lhs.index(after: open)..<lhs.index(before: lhs.endIndex)]
+                for part in condition.split(separator: ",") {
+                    let kv = part.split(separator: "=", maxSplits: 1)
+                    if kv.count == 2 {
+                        conditions[kv[0].trimmingCharacters(in: .whitespaces)] = kv[1].trimmingCharacters(in: .whitespaces)
+                    }
+                }
+                lhs = String(lhs[..<open]).trimmingCharacters(in: .whitespaces)
+            }
+            guard !lhs.isEmpty, lhs.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                problems.append(XcconfigProblem(file: path, line: lineNumber, message: "not a setting name: \(lhs)"))
+                continue
+            }
+            assignments.append(
+                SettingAssignment(key: lhs, conditions: conditions, value: value, origin: SettingOrigin(file: path, line: lineNumber)))
+        }
+        return (assignments, problems, inputs)
+    }
+}

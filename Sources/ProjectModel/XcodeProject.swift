@@ -1,0 +1,163 @@
+/// The parts of an Xcode project (`project.pbxproj`) reswatch needs to resolve build settings as
+/// xcodebuild does: targets with their product types, build configurations with their settings
+/// and base `.xcconfig` files, and the project-level configurations.
+public struct XcodeProject: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable {
+        public let name: String
+        /// The configuration's own build settings, in the pbxproj.
+        public let settings: [SettingAssignment]
+        /// The base `.xcconfig` (root-relative), when it is a file inside the checked tree.
+        public let baseConfiguration: String?
+        /// A base configuration that could not be located (outside the tree, unknown anchor).
+        public let unresolvedBaseConfiguration: String?
+    }
+
+    public struct Target: Sendable, Hashable {
+        public let id: String
+        public let name: String
+        public let productType: String
+        public let configurations: [Configuration]
+        public let defaultConfigurationName: String?
+
+        public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
+    }
+
+    /// Root-relative directory holding the `.xcodeproj`.
+    public let directory: String
+    /// Root-relative path of the `.xcodeproj` folder.
+    public let path: String
+    public let name: String
+    public let configurations: [Configuration]
+    public let defaultConfigurationName: String?
+    public let targets: [Target]
+
+    public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
+}
+
+public enum XcodeProjectReader {
+    /// Reads `<path>/project.pbxproj` (`path` is the root-relative `.xcodeproj`).
+    public static func read(_ xcodeproj: String, files: some ProjectFileAccess) -> Result<XcodeProject, PlistError> {
+        let pbxproj = RelativePath.join(xcodeproj, "project.pbxproj")
+        let bytes: [UInt8]
+        switch files.read(pbxproj) {
+        case .failure(let e): return .failure(.unreadable(e))
+        case .success(let b): bytes = b
+        }
+        switch PropertyListReader.parse(bytes) {
+        case .failure(let e): return .failure(e)
+        case .success(let (plist, _)): return .success(model(plist, xcodeproj: xcodeproj, pbxproj: pbxproj))
+        }
+    }
+
+    static func model(_ plist: PlistValue, xcodeproj: String, pbxproj: String) -> XcodeProject {
+        let objects = plist["objects"]?.dictionary ?? [:]
+        let directory = RelativePath.parent(xcodeproj)
+        let name = String(RelativePath.name(xcodeproj).dropLast(".xcodeproj".count))
+        let paths = FileReferencePaths(objects: objects, projectDirectory: directory, rootID: plist["rootObject"]?.string)
+
+        func configurations(_ listID: String?, owner: String) -> ([XcodeProject.Configuration], String?) {
+            guard let listID, let list = objects[listID] else { return ([], nil) }
+            let ids = list["buildConfigurations"]?.array?.compactMap(\.string) ?? []
+            let configs = ids.compactMap { id -> XcodeProject.Configuration? in
+                guard let c = objects[id]?.dictionary, let configName = c["name"]?.string else { return nil }
+                let settings = (c["buildSettings"]?.dictionary ?? [:]).sorted { $0.key < $1.key }.compactMap {
+                    key, value -> SettingAssignment? in
+                    let text = value.text ?? value.array?.compactMap(\.text).joined(separator: " ")
+                    guard let text else { return nil }
+                    var bare = key
+                    var conditions: [String: String] = [:]
+                    if let open = key.firstIndex(of: "["), key.hasSuffix("]") {
+                        bare = String(key[..<open])
+                        for part in key[key.index(after: open)..<key.index(before: key.endIndex)].split(separator: "][") {
+                            let kv = part.split(separator: "=", maxSplits: 1)
+                            if kv.count == 2 { conditions[String(kv[0])] = String(kv[1]) }
+                        }
+                    }
+                    return SettingAssignment(
+                        key: bare, conditions: conditions, value: text,
+                        origin: SettingOrigin(file: pbxproj, detail: "\(owner), \(configName)"))
+                }
+                var base: String?
+                var unresolved: String?
+                if let ref = c["baseConfigurationReference"]?.string {
+                    base = paths.path(of: ref)
+                    if base == nil { unresolved = paths.describe(ref) }
+                } else if let anchor = c["baseConfigurationReferenceAnchor"]?.string,
+                    let relative = c["baseConfigurationReferenceRelativePath"]?.string
+                {
+                    // Xcode 16: a file inside a synchronized folder.
+                    if let folder = paths.path(of: anchor) {
+                        base = RelativePath.normalize(RelativePath.join(folder, relative))
+                    }
+                    if base == nil { unresolved = relative }
+                } else if let relative = c["baseConfigurationReferenceRelativePath"]?.string {
+                    // Without an anchor: relative to the project directory.
+                    base = relative.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(directory, relative))
+                    if base == nil { unresolved = relative }
+                }
+                return XcodeProject.Configuration(
+                    name: configName, settings: settings, baseConfiguration: base, unresolvedBaseConfiguration: unresolved)
+            }
+            return (configs, list["defaultConfigurationName"]?.string)
+        }
+
+        let root = plist["rootObject"]?.string.flatMap { objects[$0] }
+        let (projectConfigs, projectDefault) = configurations(root?["buildConfigurationList"]?.string, owner: "project")
+        var targets: [XcodeProject.Target] = []
+        for id in root?["targets"]?.array?.compactMap(\.string) ?? [] {
+            guard let t = objects[id], t["isa"]?.string == "PBXNativeTarget" || t["isa"]?.string == "PBXAggregateTarget" else { continue }
+            let targetName = t["name"]?.string ?? id
+            let (configs, def) = configurations(t["buildConfigurationList"]?.string, owner: "target \(targetName)")
+            targets.append(
+                XcodeProject.Target(
+                    id: id, name: targetName, productType: t["productType"]?.string ?? "", configurations: configs,
+                    defaultConfigurationName: def))
+        }
+        return XcodeProject(
+            directory: directory, path: xcodeproj, name: name, configurations: projectConfigs, defaultConfigurationName: projectDefault,
+            targets: targets)
+    }
+}
+
+/// Paths of file references and groups, following the group tree (`sourceTree = "<group>"`).
+struct FileReferencePaths {
+    let objects: [String: PlistValue]
+    let projectDirectory: String
+    var parent: [String: String] = [:]
+    let projectDirPath: String
+
+    init(objects: [String: PlistValue], projectDirectory: String, rootID: String?) {
+        self.objects = objects
+        self.projectDirectory = projectDirectory
+        for (id, object) in objects {
+            for child in object["children"]?.array?.compactMap(\.string) ?? [] { parent[child] = id }
+        }
+        projectDirPath = rootID.flatMap { objects[$0]?["projectDirPath"]?.string } ?? ""
+    }
+
+    /// Root-relative path of a file or group; nil when it is not inside the checked tree.
+    func path(of id: String, depth: Int = 0) -> String? {
+        guard depth < 64, let object = objects[id] else { return nil }
+        let own = object["path"]?.string ?? ""
+        let base: String?
+        switch object["sourceTree"]?.string ?? "<group>" {
+        case "SOURCE_ROOT":
+            base = RelativePath.join(projectDirectory, projectDirPath)
+        case "<group>":
+            if let p = parent[id] {
+                base = path(of: p, depth: depth + 1)
+            } else {
+                base = RelativePath.join(projectDirectory, projectDirPath)  // the main group
+            }
+        default:
+            base = nil  // <absolute>, SDKROOT, BUILT_PRODUCTS_DIR, DEVELOPER_DIR: not in the project's tree
+        }
+        guard let base, !own.hasPrefix("/") else { return nil }
+        return RelativePath.normalize(RelativePath.join(base, own))
+    }
+
+    func describe(_ id: String) -> String {
+        let object = objects[id]
+        return object?["path"]?.string ?? object?["name"]?.string ?? id
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import ProjectModel
+import RuleEngine
+import TestSupport
+import Testing
+
+/// Generated Xcode projects of the shapes real apps have, read the way xcodebuild resolves them.
+@Suite struct BuildSettingsTests {
+    /// A pbxproj with one iOS app target `App` (and optional extra objects / target ids).
+    static func pbxproj(
+        appSettings: String, appBase: String? = nil, projectSettings: String = "", extraTargets: String = "", extraObjects: String = "",
+        defaultConfiguration: String = "Release", appConfigurations: String = "C2"
+    ) -> ExampleFile {
+        .text(
+            """
+            // !$*UTF8*$!
+            {
+            	archiveVersion = 1;
+            	objectVersion = 56;
+            	objects = {
+            		P1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G0; targets = (T1\(extraTargets)); };
+            		G0 = {isa = PBXGroup; children = (G1, F1); sourceTree = "<group>"; };
+            		G1 = {isa = PBXGroup; children = (F2); path = Config; sourceTree = "<group>"; };
+            		F1 = {isa = PBXFileReference; path = "Pods/Target Support Files/Pods-App/Pods-App.release.xcconfig"; sourceTree = "<group>"; };
+            		F2 = {isa = PBXFileReference; path = App.xcconfig; sourceTree = "<group>"; };
+            		L1 = {isa = XCConfigurationList; buildConfigurations = (C1); defaultConfigurationName = Release; };
+            		C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { \(projectSettings) }; };
+            		T1 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
+            		L2 = {isa = XCConfigurationList; buildConfigurations = (\(appConfigurations)); defaultConfigurationName = \(defaultConfiguration); };
+            		C2 = {isa = XCBuildConfiguration; name = Release; \(appBase.map { "baseConfigurationReference = \($0);" } ?? "") buildSettings = { \(appSettings) }; };
+            \(extraObjects)
+            	};
+            	rootObject = P1;
+            }
+            """)
+    }
+
+    static let appPlist = ExampleFile.text(
+        "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>x</string></dict></plist>\n")
+
+    func check(_ files: [String: ExampleFile]) throws -> (context: [String: Any], rules: [String]) {
+        let tree = try TempTree(files)
+        let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+        let context = try #require((root["projects"] as? [[String: Any]])?.first?["context"] as? [String: Any])
+        let rules = (root["diagnostics"] as? [[String: Any]] ?? []).map { "\($0["rule"]!) \($0["path"]!)" }
+        return (context, rules)
+    }
+
+    @Test func aCocoaPodsTargetWithoutAFamilyIsIPhoneOnly() throws {
+        let (context, rules) = try check([
+            "App.xcodeproj/project.pbxproj": Self.pbxproj(
+                appSettings: "IPHONEOS_DEPLOYMENT_TARGET = 15.0; INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;", appBase: "F1"),
+            "App/Info.plist": Self.appPlist,
+        ])
+        #expect(context["devices"] as? [String] == ["iphone"], "Xcode's default TARGETED_DEVICE_FAMILY is 1")
+        #expect((context["origins"] as? [String: String])?["devices"] == "Xcode default")
+        #expect(!rules.contains { $0.hasPrefix("project.xcconfig-invalid") }, "the Pods xcconfig sets nothing reswatch reads: \(rules)")
+        #expect(!rules.contains { $0.hasPrefix("plist.orientations") }, "no iPad multitasking requirement for an iPhone app")
+    }
+
+    @Test func aFamilySetOnlyInAnIncludedXcconfigWithInherited() throws {
+        let (context, _) = try check([
+            "App.xcodeproj/project.pbxproj": Self.pbxproj(
+                appSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;", appBase: "F2",
+                projectSettings: "TARGETED_DEVICE_FAMILY = 1; IPHONEOS_DEPLOYMENT_TARGET = 14.0;"),
+            "Config/App.xcconfig": .text(
+                "// the app\n#include \"Shared.xcconfig\"\n#include? \"Local.xcconfig\"\nTARGETED_DEVICE_FAMILY = $(inherited),2\n"),
+            "Config/Shared.xcconfig": .text("IPHONEOS_DEPLOYMENT_TARGET = $(BASE_TARGET) // comment\nBASE_TARGET = 16.2;\n"),
+            "App/Info.plist": Self.appPlist,
+        ])
+        #expect(context["devices"] as? [String] == ["iphone", "ipad"], "$(inherited) is the project's 1, then ,2")
+        #expect(context["deployment_target"] as? String == "16.2", "$(BASE_TARGET) expanded")
+        let origins = try #require(context["origins"] as? [String: String])
+        #expect(origins["devices"] == "Config/App.xcconfig:4")
+        #expect(origins["deployment-target"] == "Config/Shared.xcconfig:1")
+    }
+
+    @Test func theSharedSchemesArchiveConfigurationChoosesTheIconSet() throws {
+        let scheme = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Scheme version = "1.7">
+               <BuildAction parallelizeBuildables = "YES">
+                  <BuildActionEntries>
+                     <BuildActionEntry buildForTesting = "YES" buildForRunning = "YES" buildForArchiving = "YES">
+                        <BuildableReference BuildableIdentifier = "primary" BlueprintIdentifier = "T1" BlueprintName = "App"/>
+                     </BuildActionEntry>
+                  </BuildActionEntries>
+               </BuildAction>
+               <ArchiveAction
+                  buildConfiguration = "AppStore"
+                  revealArchiveInOrganizer = "YES">
+               </ArchiveAction>
+            </Scheme>
+            """
+        let objects = """
+            		C3 = {isa = XCBuildConfiguration; name = Debug; buildSettings = { ASSETCATALOG_COMPILER_APPICON_NAME = AppIconDebug; INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; }; };
+            		C4 = {isa = XCBuildConfiguration; name = AppStore; buildSettings = { ASSETCATALOG_COMPILER_APPICON_NAME = AppIconStore; INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; }; };
+            """
+        var files: [String: ExampleFile] = [
+            "App.xcodeproj/project.pbxproj": Self.pbxproj(
+                appSettings: "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon;", extraObjects: objects, defaultConfiguration: "Debug",
+                appConfigurations: "C3, C4"),
+            "App/Info.plist": Self.appPlist,
+        ]
+        let (withoutScheme, _) = try check(files)
+        #expect(withoutScheme["app_icon"] as? String == "AppIconDebug", "no Release, no scheme: defaultConfigurationName")
+        files["App.xcodeproj/xcshareddata/xcschemes/App.xcscheme"] = .text(scheme)
+        let (context, _) = try check(files)
+        #expect(context["app_icon"] as? String == "AppIconStore")
+        #expect(context["configuration"] as? String == "AppStore")
+        #expect((context["configuration_reason"] as? String)?.contains("shared scheme App") == true)
+    }
+
+    @Test func aTvOSTargetAndAWidgetBesideTheApp() throws {
+        let objects = """
+            		T2 = {isa = PBXNativeTarget; name = TV; productType = "com.apple.product-type.application"; buildConfigurationList = L3; };
+            		L3 = {isa = XCConfigurationList; buildConfigurations = (C3); };
+            		C3 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = appletvos; INFOPLIST_FILE = TV/Info.plist; }; };
+            		T3 = {isa = PBXNativeTarget; name = Widget; productType = "com.apple.product-type.app-extension"; buildConfigurationList = L4; };
+            		L4 = {isa = XCConfigurationList; buildConfigurations = (C4); };
+            		C4 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = iphoneos; INFOPLIST_FILE = Widget/Info.plist; }; };
+            """
+        let emptySet = ExampleFile.text("{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\"}]}")
+        let (context, rules) = try check([
+            "App.xcodeproj/project.pbxproj": Self.pbxproj(
+                appSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon;",
+                extraTargets: ", T2, T3", extraObjects: objects),
+            "App/Info.plist": Self.appPlist,
+            "TV/Info.plist": Self.appPlist,
+            "Widget/Info.plist": .text(
+                "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>NSExtension</key><dict/></dict></plist>\n"),
+            "Widget/Assets.xcassets/AppIcon.appiconset/Contents.json": emptySet,
+            "TV/Assets.xcassets/AppIcon.appiconset/Contents.json": emptySet,
+        ])
+        #expect(context["target"] as? String == "App")
+        #expect(rules.contains("project.not-checked TV"), "\(rules)")
+        #expect(!rules.contains { $0.contains("Widget") && $0.hasPrefix("project.not-checked") }, "an iOS extension is judged")
+        #expect(
+            !rules.contains { ($0.hasPrefix("icon.missing-required") || $0.hasPrefix("icon.marketing-missing")) },
+            "neither the widget's nor the TV app's AppIcon set is the app's: \(rules)")
+    }
+}
+
+/// The xcconfig and condition rules on their own.
+@Suite struct XcconfigResolutionTests {
+    final class Files: ProjectFileAccess {
+        let files: [String: String]
+        init(_ files: [String: String]) { self.files = files }
+        func read(_ path: String) -> Result<[UInt8], SystemError> {
+            files[path].map { .success(Array($0.utf8)) } ?? .failure(SystemError(call: "open", path: path, errno: 2))
+        }
+        func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
+            .failure(SystemError(call: "opendir", path: directory, errno: 2))
+        }
+    }
+
+    @Test func conditionsForTheDeviceSDKWinAndOthersDoNot() {
+        let files = Files([
+            "a.xcconfig": "A = plain\nA[sdk=iphoneos*] = device\nB[sdk=iphonesimulator*] = simulator\nB = plain\nC[config=Debug] = debug\n"
+        ])
+        let read = XcconfigReader.read("a.xcconfig", files: files)
+        let settings = ResolvedBuildSettings(levels: [read.assignments], builtins: [:], configuration: "Release")
+        #expect(settings.string("A") == "device")
+        #expect(settings.string("B") == "plain")
+        #expect(settings.string("C") == nil)
+    }
+
+    @Test func includesThatAreMissingCircularOrOptional() {
+        let files = Files([
+            "a.xcconfig": "#include \"b.xcconfig\"\n#include \"gone.xcconfig\"\n#include? \"maybe.xcconfig\"\nX = 1\n",
+            "b.xcconfig": "#include \"a.xcconfig\"\nY = 2\n",
+        ])
+        let read = XcconfigReader.read("a.xcconfig", files: files)
+        #expect(read.assignments.map(\.key) == ["Y", "X"])
+        #expect(read.problems.map(\.message).contains("#include \"gone.xcconfig\": no such file"))
+        #expect(read.problems.contains { $0.message.contains("circular") })
+        #expect(!read.problems.contains { $0.message.contains("maybe") }, "#include? may be missing")
+    }
+
+    @Test func unknownReferencesLeaveTheValueUnknown() {
+        let settings = ResolvedBuildSettings(
+            levels: [[SettingAssignment(key: "N", value: "$(UNDEFINED_THING)", origin: .xcodeDefault)]], builtins: ["TARGET_NAME": "App"])
+        #expect(settings.string("N") == nil, "never guessed")
+        #expect(settings.string("PRODUCT_NAME") == "App", "the default $(TARGET_NAME)")
+        let cycle = ResolvedBuildSettings(
+            levels: [
+                [
+                    SettingAssignment(key: "A", value: "$(B)", origin: .xcodeDefault),
+                    SettingAssignment(key: "B", value: "$(A)", origin: .xcodeDefault),
+                ]
+            ],
+            builtins: [:])
+        #expect(cycle.string("A") == nil)
+    }
+}
