@@ -22,7 +22,7 @@ RELEASE_BIN  := .build/release/reswatch
 GENERATED    := .build/generated
 DIST         := reswatch-$(VERSION)-linux-$(ARCH)
 
-.PHONY: all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check
+.PHONY: all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
 
 all: build
 
@@ -110,6 +110,10 @@ run: build
 	@echo "  .build/debug/reswatch subscribe     (then edit a file under Examples/SampleApp)"
 	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\"}' | socat - UNIX-CONNECT:<socket printed below>"
 	.build/debug/reswatch daemon Examples/SampleApp
+
+# docs/rules.md and README's example output, from the built binary (tests fail when they are stale).
+docs: build
+	bash docs/regenerate
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

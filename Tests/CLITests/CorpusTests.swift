@@ -142,6 +142,15 @@ struct CorpusTests {
         ),
     ]
 
+    /// Flutter's LaunchImage.imageset is an ordinary image set a storyboard shows: grayscale is
+    /// accepted there (only app icons must be RGB), so it is info, never an error or warning.
+    @Test func aGrayscaleImageInAnOrdinaryImageSetIsOnlyInfo() throws {
+        let found = try Self.diagnostics("localsend").filter {
+            $0["path"] as? String == "app/ios/Runner/Assets.xcassets/LaunchImage.imageset/LaunchImage.png"
+        }
+        #expect(found.map { "\($0["rule"]!) \($0["severity"]!)" } == ["image.not-rgb info"])
+    }
+
     @Test(arguments: apps)
     func noErrorTheManifestDoesNotExplain(_ app: String) throws {
         for d in try Self.diagnostics(app) where d["severity"] as? String == "error" {

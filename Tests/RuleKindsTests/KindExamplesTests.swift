@@ -149,3 +149,69 @@ import Testing
         #expect(set.rules.allSatisfy { $0.source.hasPrefix("<built-in>/rules/") })
     }
 }
+
+/// RGB, no interlace and 8 bits are requirements for app icons (and launch images), not for
+/// ordinary image sets: the severity follows the image's role.
+@Suite struct ImageRoleSeverityTests {
+    func severities(_ path: String, _ spec: PNGSpec) throws -> [String: Severity] {
+        let tree = try TempTree([path: .png(spec), ".reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n")])
+        var out: [String: Severity] = [:]
+        for d in tree.engine().diagnostics where d.path == path && d.rule.hasPrefix("image.") { out[d.rule] = d.severity }
+        return out
+    }
+
+    @Test func grayscaleInterlacedSixteenBit() throws {
+        let icon = "A.xcassets/AppIcon.appiconset/i.png"
+        let launch = "A.xcassets/LaunchImage.launchimage/l.png"
+        let other = "A.xcassets/Logo.imageset/l.png"
+        let gray = PNGSpec(width: 8, height: 8, color: .gray, interlaced: true)
+        #expect(try severities(icon, gray)["image.not-rgb"] == .error)
+        #expect(try severities(launch, gray)["image.not-rgb"] == .warning)
+        #expect(try severities(other, gray)["image.not-rgb"] == .info)
+        #expect(try severities(other, gray)["image.interlaced"] == .info)
+        #expect(try severities(icon, gray)["image.interlaced"] == .warning)
+        #expect(try severities(other, PNGSpec(width: 8, height: 8, bitDepth: 16))["image.16-bit"] == .info)
+        #expect(try severities(icon, PNGSpec(width: 8, height: 8, bitDepth: 16))["image.16-bit"] == .warning)
+        #expect(try severities(icon, PNGSpec(width: 8, height: 8, color: .palette))["image.indexed"] == .info, "a palette is RGB")
+        #expect(try severities(other, PNGSpec(width: 8, height: 8, color: .palette))["image.indexed"] == nil)
+    }
+}
+
+/// One defect, one finding, at the severity of what it breaks.
+@Suite struct IconFileMissingSeverityTests {
+    func findings(_ entries: [(String, String, String?, String?)], files: [String: ExampleFile]) throws -> [Diagnostic] {
+        var tree = files
+        tree["App/.reswatch.yaml"] = .text("devices: [iphone]\ndeployment-target: \"15.0\"\n")
+        let images = entries.map { e in
+            "{\"idiom\":\"\(e.0)\",\"size\":\"\(e.1)\"" + (e.2.map { ",\"scale\":\"\($0)\"" } ?? "")
+                + (e.3.map { ",\"filename\":\"\($0)\"" } ?? "") + "}"
+        }
+        tree["App/Assets.xcassets/AppIcon.appiconset/Contents.json"] = .text("{\"images\":[\(images.joined(separator: ","))]}")
+        return try TempTree(tree).engine().diagnostics.filter { $0.rule.hasPrefix("icon.") }
+    }
+
+    @Test func aMissingFileInARequiredSlotIsAnErrorAndInAnOptionalOneAWarning() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset/"
+        let found = try findings(
+            [
+                ("iphone", "60x60", "2x", "required.png"), ("iphone", "40x40", "3x", "optional.png"),
+                ("ios-marketing", "1024x1024", "1x", "m.png"),
+            ],
+            files: [set + "m.png": .png(PNGSpec(width: 1024, height: 1024))])
+        let missing = Dictionary(
+            found.filter { $0.rule == "icon.file-missing" }.map { (RelativePath.name($0.path), $0.severity) },
+            uniquingKeysWith: { a, _ in a })
+        #expect(missing == ["required.png": .error, "optional.png": .warning])
+    }
+
+    @Test func aCaseMismatchNamesBothFiles() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset/"
+        let found = try findings(
+            [("ios-marketing", "1024x1024", "1x", "Icon-1024.png")],
+            files: [set + "Icon-1024.PNG": .png(PNGSpec(width: 1024, height: 1024))])
+        let hit = try #require(found.first { $0.rule == "icon.file-missing" })
+        #expect(hit.severity == .warning && hit.path == set + "Icon-1024.PNG")
+        #expect(hit.message.contains("names Icon-1024.png") && hit.message.contains("the file is Icon-1024.PNG"))
+        #expect(!found.contains { $0.rule == "icon.unassigned" || $0.rule == "icon.marketing-missing" }, "\(found.map(\.rule))")
+    }
+}

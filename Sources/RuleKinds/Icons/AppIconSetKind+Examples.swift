@@ -30,6 +30,13 @@ extension AppIconSetKind {
                     set + "/icon.png": T.png(1024),
                 ], passes: ["icon.unassigned", "icon.missing-required"]),
             RuleExample(
+                "a file named in another case is one finding (a warning), not a missing and an unassigned file",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    set + "/Contents.json": T.contents([("universal", "1024x1024", nil, "Icon.png")]),
+                    set + "/icon.PNG": T.png(1024),
+                ], triggers: ["icon.file-missing"], passes: ["icon.unassigned", "icon.marketing-missing"]),
+            RuleExample(
                 "121x120 in the 60@2x slot",
                 files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": .png(PNGSpec(width: 121, height: 120))]),
                 triggers: ["icon.size-mismatch"]),

@@ -122,7 +122,9 @@ public struct AppIconSetKind: RuleKind {
         guard case .success(let contents)? = context.assetContents(RelativePath.join(subject.path, "Contents.json")) else { return }
         let listing = (try? context.list(subject.path).get()) ?? []
         let present = Set(listing.filter { !$0.isDirectory }.map(\.name))
+        let presentByLowercase = Dictionary(present.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         let target = context.project.deploymentTarget
+        let required = requiredSlots(context.project)
         var filled = Set<IconSlot>()
         var referenced = Set<String>()
         var seen: [String: Int] = [:]
@@ -161,16 +163,41 @@ public struct AppIconSetKind: RuleKind {
                 }
             }
 
-            guard let filename = entry.filename else { continue }
-            referenced.insert(filename)
-            let filePath = RelativePath.join(subject.path, filename)
-            guard present.contains(filename) else {
-                context.report(
-                    Self.fileMissing, path: filePath, line: entry.line,
-                    message: "Contents.json names \(filename) for the \(slotName) slot, but the file is not in \(setName)",
-                    related: [RelativePath.join(subject.path, "Contents.json")])
-                continue
+            guard let named = entry.filename else { continue }
+            var filename = named
+            referenced.insert(named)
+            if !present.contains(named) {
+                // Differs only in case: one finding naming both. A case-insensitive disk (Xcode's
+                // default) resolves it; a case-sensitive one does not: a warning, not two findings.
+                if let actual = presentByLowercase[named.lowercased()] {
+                    context.report(
+                        Self.fileMissing, severity: .warning, path: RelativePath.join(subject.path, actual), line: entry.line,
+                        message:
+                            "Contents.json names \(named) for the \(slotName) slot; the file is \(actual) (found only on a case-insensitive disk)",
+                        fix: "Rename the file or fix the \"filename\" so the case matches.",
+                        related: [RelativePath.join(subject.path, "Contents.json")])
+                    referenced.insert(actual)
+                    filename = actual
+                } else {
+                    // A required slot left empty means the icon is missing; an optional one is a warning.
+                    let needed =
+                        slot.map { s in
+                            required.contains {
+                                $0.size == s.size && $0.scale == s.scale && ($0.idiom == s.idiom || s.idiom == "universal")
+                            }
+                        } ?? false
+                    let isMarketingSlot = slot.map { marketingSlots.contains($0) } ?? false
+                    context.report(
+                        Self.fileMissing, severity: needed || isMarketingSlot ? .error : .warning,
+                        path: RelativePath.join(subject.path, named), line: entry.line,
+                        message:
+                            "Contents.json names \(named) for the \(slotName) slot, but the file is not in \(setName)"
+                            + (needed || isMarketingSlot ? " (a required slot)" : " (an optional slot)"),
+                        related: [RelativePath.join(subject.path, "Contents.json")])
+                    continue
+                }
             }
+            let filePath = RelativePath.join(subject.path, filename)
             guard let slot else { continue }
             let noAppearance = entry.appearances.isEmpty
             if noAppearance { filled.insert(slot) }
@@ -235,6 +262,16 @@ public struct AppIconSetKind: RuleKind {
         }
         if singleSize { return }
         checkTable(subject: subject, filled: filled, context: context)
+    }
+
+    /// The slots the seed tables mark Required for the project's devices, target and distribution.
+    func requiredSlots(_ project: ProjectContext) -> [IconSlot] {
+        let idioms = Set(project.devices.map(\.rawValue))
+        return table.rows(for: project).filter {
+            var level = $0.level(for: project.distribution)
+            if let from = $0.legacyFrom, project.deploymentTarget >= from { level = .optional }
+            return level == .required
+        }.flatMap { $0.slots.filter { idioms.contains($0.idiom) && !table.isLegacy($0, target: project.deploymentTarget) } }
     }
 
     /// icon.missing-required / icon.missing-recommended from the seed tables.

@@ -22,24 +22,27 @@ public struct PNGPropertiesKind: RuleKind {
             "CgBI files are Xcode build output (premultiplied BGRA, raw deflate); other tools cannot read them and Xcode crushes them again.",
         fix: "Replace the file with the original PNG (the designer's export), not one copied out of a built .app.")
     public static let interlaced = RuleInfo(
-        id: "image.interlaced", severity: .warning, summary: "An Adam7-interlaced PNG.",
+        id: "image.interlaced", severity: .warning,
+        summary: "An Adam7-interlaced PNG: a warning for app icons and launch images, info in other image sets.",
         rationale:
             "Apple's guides (seed 002/004): \"avoid using interlaced PNGs\"; they decode slower and some iOS versions render them wrongly.",
         fix: "Re-save without interlacing (e.g. `convert in.png -interlace none out.png`).")
     public static let notRGB = RuleInfo(
         id: "image.not-rgb", severity: .error,
-        summary: "A grayscale PNG (colour type 0 or 4): an error for app icons, a warning otherwise.",
+        summary:
+            "A grayscale PNG (colour type 0 or 4): an error for app icons, a warning for launch images, info in other image sets (asset catalogs accept grayscale there).",
         rationale:
             "QA1686 (seed 000): images not in the RGB colour model \"may appear correctly in Xcode but will fail to load on the device\".",
         fix: "Convert to RGB (e.g. `convert in.png -type TrueColor out.png`).")
     public static let indexed = RuleInfo(
-        id: "image.indexed", severity: .warning, summary: "A palette (colour type 3) PNG used as an app icon.",
+        id: "image.indexed", severity: .info, summary: "A palette (colour type 3) PNG used as an app icon or launch image.",
         rationale:
-            "Palette icons are legal in asset catalogs but lose colour depth and were behind blank-icon reports; app icons should be RGB.",
+            "A palette's entries are RGB colours, so a palette icon meets QA1686's RGB requirement and actool accepts it; it is noted because quantisation (pngquant's -fs8) can band gradients. Transparency in a palette is judged by icon.marketing-alpha / icon.transparent.",
         fix: "Export the icon as 24-bit RGB (no palette quantisation such as pngquant's -fs8 output).")
     public static let sixteenBit = RuleInfo(
         id: "image.16-bit", severity: .warning, code: "ITMS-90682",
-        summary: "A 16-bit-per-channel PNG: a warning; an error when the deployment target is 9.3 or lower.",
+        summary:
+            "A 16-bit-per-channel PNG: an error when the deployment target is 9.3 or lower; otherwise a warning for app icons and launch images, info elsewhere.",
         rationale:
             "App Store Connect rejects 16-bit images for apps that deploy to iOS 9.3 or earlier (ITMS-90682); later, they only waste space.",
         fix: "Convert to 8 bits per channel (e.g. `convert in.png -depth 8 out.png`).")
@@ -85,25 +88,32 @@ public struct PNGPropertiesKind: RuleKind {
             context.report(
                 Self.cgbi, path: path, message: "\(RelativePath.name(path)) is an Apple CgBI (Xcode-crushed) PNG, not the source image")
         }
+        // RGB, no interlace and 8 bits are Apple's requirements for app icons (QA1686) and what it
+        // documents for launch images; an ordinary image set accepts any PNG (at most info).
+        let role = ImageRole.role(of: path)
         if header.interlaced {
-            context.report(Self.interlaced, path: path, message: "PNG is Adam7-interlaced")
+            context.report(
+                Self.interlaced, severity: role == .other ? .info : .warning, path: path,
+                message: "PNG is Adam7-interlaced" + (role == .other ? " (accepted in an image set; slower to decode)" : ""))
         }
-        let icon = ImageRole.isAppIcon(path)
         // iOS 18 tinted icon variants are grayscale by design.
-        if let color = header.colorType, color.isGrayscale, !(icon && Self.isTintedVariant(path, context)) {
-            context.report(
-                Self.notRGB, severity: icon ? .error : .warning, path: path,
-                message: "PNG is \(color.name), not RGB" + (icon ? " (app icons must be RGB)" : ""))
+        if let color = header.colorType, color.isGrayscale, !(role == .appIcon && Self.isTintedVariant(path, context)) {
+            let severity: Severity = role == .appIcon ? .error : (role == .launchImage ? .warning : .info)
+            let why =
+                [ImageRole.Role.appIcon: " (app icons must be RGB)", .launchImage: " (launch images should be RGB)"][role]
+                ?? " (accepted in an image set)"
+            context.report(Self.notRGB, severity: severity, path: path, message: "PNG is \(color.name), not RGB" + why)
         }
-        if icon, header.colorType == .palette {
+        if role != .other, header.colorType == .palette {
             context.report(
-                Self.indexed, path: path, message: "app icon is a palette (indexed) PNG" + (header.hasTransparencyChunk ? " with tRNS" : "")
-            )
+                Self.indexed, path: path,
+                message: "\(role == .appIcon ? "app icon" : "launch image") is a palette (indexed) PNG"
+                    + (header.hasTransparencyChunk ? " with tRNS" : "") + "; its colours are RGB, so it meets the RGB requirement")
         }
         if header.bitDepth == 16 {
             let old = context.project.deploymentTarget <= OSVersion(9, 3)
             context.report(
-                Self.sixteenBit, severity: old ? .error : .warning, path: path,
+                Self.sixteenBit, severity: old ? .error : (role == .other ? .info : .warning), path: path,
                 message: "PNG has 16 bits per channel" + (old ? " and the deployment target is \(context.project.deploymentTarget)" : ""))
         }
     }
@@ -179,6 +189,16 @@ public struct PNGPropertiesKind: RuleKind {
 
 /// What an image path is used for, from its location and name.
 enum ImageRole {
+    enum Role { case appIcon, launchImage, other }
+
+    static func role(of path: String) -> Role {
+        if isAppIcon(path) { return .appIcon }
+        let parentType = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(path)))
+        if parentType == "launchimage" { return .launchImage }
+        if parentType == nil, RelativePath.name(path).lowercased().hasPrefix("default") { return .launchImage }
+        return .other
+    }
+
     /// In an `.appiconset`, or a loose file named like an app icon (Icon*.png, AppIcon*.png, iTunesArtwork).
     static func isAppIcon(_ path: String) -> Bool {
         let parent = RelativePath.name(RelativePath.parent(path))
