@@ -229,6 +229,13 @@ int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes,
     uint32_t full = depth == 16 ? 0xFFFFu : 0xFFu;
     uint32_t min_alpha = full;
     uint32_t transparent = 0;
+    uint32_t see_through = 0;
+    uint32_t threshold = depth == 16 ? RW_PNG_SEE_THROUGH_ALPHA * 257u : RW_PNG_SEE_THROUGH_ALPHA;
+    double radius = (double)(width < height ? width : height) * RW_PNG_MASK_RADIUS_PERCENT / 100.0;
+    out->box_min_x = width;
+    out->box_min_y = height;
+    out->box_max_x = 0;
+    out->box_max_y = 0;
     if (has_alpha) {
         size_t bytes = depth == 16 ? 2 : 1;
         size_t stride = (size_t)channels * bytes;
@@ -242,11 +249,26 @@ int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes,
                     if (transparent < 0xFFFFFFFFu) transparent++;
                     if (value < min_alpha) min_alpha = value;
                 }
+                if (value < threshold) {
+                    /* Hidden by the mask: in a corner square, outside the corner's circle. */
+                    double px = (double)x + 0.5, py = (double)y + 0.5;
+                    double cx = px < radius ? radius : (px > (double)width - radius ? (double)width - radius : -1.0);
+                    double cy = py < radius ? radius : (py > (double)height - radius ? (double)height - radius : -1.0);
+                    int hidden = cx >= 0.0 && cy >= 0.0 && (px - cx) * (px - cx) + (py - cy) * (py - cy) > radius * radius;
+                    if (!hidden) {
+                        if (see_through < 0xFFFFFFFFu) see_through++;
+                        if (x < out->box_min_x) out->box_min_x = x;
+                        if (y < out->box_min_y) out->box_min_y = y;
+                        if (x > out->box_max_x) out->box_max_x = x;
+                        if (y > out->box_max_y) out->box_max_y = y;
+                    }
+                }
             }
         }
     }
     out->any_transparent = transparent > 0;
     out->transparent_pixels = transparent;
+    out->see_through_pixels = see_through;
     out->min_alpha = (uint16_t)min_alpha;
     free((void *)rows);
     free((void *)pixels);

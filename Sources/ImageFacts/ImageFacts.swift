@@ -114,20 +114,43 @@ public struct ImageFacts: Sendable, Hashable {
 }
 
 /// The result of a full decode.
+/// A rectangle of pixels, corners inclusive.
+public struct PixelBox: Sendable, Hashable, CustomStringConvertible {
+    public let x0, y0, x1, y1: Int
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+    public var description: String { x0 == x1 && y0 == y1 ? "at (\(x0), \(y0))" : "between (\(x0), \(y0)) and (\(x1), \(y1))" }
+}
+
 public struct PixelFacts: Sendable, Hashable {
     public let key: FileKey
     /// Some pixel's alpha is below the maximum (255, or 65535 for 16-bit images).
     public let anyTransparent: Bool
     public let transparentPixels: Int
     public let minimumAlpha: Int
+    /// Pixels a person can see through (alpha below `seeThroughAlpha` of 255) outside the corners
+    /// the rounded icon mask hides, and the box (x0, y0, x1, y1) they lie in.
+    public let seeThroughPixels: Int
+    public let seeThroughBox: PixelBox?
+    public static let seeThroughAlpha = 230
+    public static let maskRadiusPercent = 15
     /// Decode failure (zlib error, truncated data, CgBI); pixel fields are meaningless then.
     public let damage: String?
 
-    public init(key: FileKey, anyTransparent: Bool, transparentPixels: Int, minimumAlpha: Int, damage: String?) {
+    public init(
+        key: FileKey, anyTransparent: Bool, transparentPixels: Int, minimumAlpha: Int, damage: String?, seeThroughPixels: Int = 0,
+        seeThroughBox: PixelBox? = nil
+    ) {
         self.key = key
         self.anyTransparent = anyTransparent
         self.transparentPixels = transparentPixels
         self.minimumAlpha = minimumAlpha
+        self.seeThroughPixels = seeThroughPixels
+        self.seeThroughBox = seeThroughBox
         self.damage = damage
     }
 }

@@ -58,9 +58,13 @@ public enum PNGReader {
                 key: key, anyTransparent: false, transparentPixels: 0, minimumAlpha: 0,
                 damage: message.isEmpty ? "decode failed" : message)
         }
+        let seeThrough = Int(info.see_through_pixels)
         return PixelFacts(
             key: key, anyTransparent: info.any_transparent != 0, transparentPixels: Int(info.transparent_pixels),
-            minimumAlpha: Int(info.min_alpha), damage: nil)
+            minimumAlpha: Int(info.min_alpha), damage: nil, seeThroughPixels: seeThrough,
+            seeThroughBox: seeThrough == 0
+                ? nil
+                : PixelBox(x0: Int(info.box_min_x), y0: Int(info.box_min_y), x1: Int(info.box_max_x), y1: Int(info.box_max_y)))
     }
 
     public static var libpngVersion: String { String(cString: rw_png_library_version()) }

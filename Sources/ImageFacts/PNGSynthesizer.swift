@@ -11,8 +11,20 @@ public struct PNGSpec: Sendable, Hashable {
     public var color: Color = .rgb
     public var bitDepth: Int = 8
     public var interlaced = false
-    /// Make some pixels transparent (needs alpha, or `trns` for palette/RGB).
+    /// Make one pixel transparent (needs alpha, or `trns` for palette/RGB): by default the corner
+    /// pixel (0, 0) with alpha 0; `transparentAt` and `transparentAlpha` choose another.
     public var transparentPixels = false
+    public var transparentAt: (x: Int, y: Int)? {
+        get { transparentX.flatMap { x in transparentY.map { (x, $0) } } }
+        set {
+            transparentX = newValue?.x
+            transparentY = newValue?.y
+        }
+    }
+    var transparentX: Int?
+    var transparentY: Int?
+    /// Alpha of the transparent pixel (0–255; scaled for 16-bit).
+    public var transparentAlpha = 0
     /// Add a tRNS chunk (palette: per-entry alpha; RGB/gray: a colour key).
     public var trns = false
     /// Put an Apple CgBI chunk first.
@@ -86,31 +98,37 @@ public enum PNGSynthesizer {
 
     static func pixelData(_ spec: PNGSpec, depth: Int) -> [UInt8] {
         let wide = depth == 16
+        let alpha = UInt16(max(0, min(255, spec.transparentAlpha))) * 257
         func samples(_ transparent: Bool) -> [UInt8] {
             let values: [UInt16]
             switch spec.color {
             case .palette: return [transparent ? 1 : 0]
             case .gray: values = [0x8080]
-            case .grayAlpha: values = [0x8080, transparent ? 0 : 0xFFFF]
+            case .grayAlpha: values = [0x8080, transparent ? alpha : 0xFFFF]
             case .rgb: values = [0x2020, 0x6060, 0xC0C0]
-            case .rgba: values = [0x2020, 0x6060, 0xC0C0, transparent ? 0 : 0xFFFF]
+            case .rgba: values = [0x2020, 0x6060, 0xC0C0, transparent ? alpha : 0xFFFF]
             }
             return values.flatMap { wide ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 >> 8)] }
         }
         let opaque = samples(false)
         let clear = samples(true)
         var data: [UInt8] = []
-        // Only pixel (0, 0) is ever transparent; every other pixel is the same colour.
-        func appendRows(columns: Int, rows: Int, firstIsOrigin: Bool) {
+        // One pixel at most is transparent; every other pixel is the same colour.
+        let (tx, ty) = spec.transparentAt ?? (0, 0)
+        func appendRows(x0: Int, y0: Int, dx: Int, dy: Int) {
+            let columns = spec.width > x0 ? (spec.width - x0 + dx - 1) / dx : 0
+            let rows = spec.height > y0 ? (spec.height - y0 + dy - 1) / dy : 0
             guard columns > 0, rows > 0 else { return }
             var row: [UInt8] = [0]
             row.reserveCapacity(1 + columns * opaque.count)
             for _ in 0..<columns { row += opaque }
             for r in 0..<rows {
-                if r == 0 && firstIsOrigin && spec.transparentPixels {
-                    var first = row
-                    first.replaceSubrange(1..<(1 + clear.count), with: clear)
-                    data += first
+                let y = y0 + r * dy
+                if spec.transparentPixels, y == ty, tx >= x0, (tx - x0) % dx == 0 {
+                    var marked = row
+                    let at = 1 + (tx - x0) / dx * clear.count
+                    marked.replaceSubrange(at..<(at + clear.count), with: clear)
+                    data += marked
                 } else {
                     data += row
                 }
@@ -118,13 +136,9 @@ public enum PNGSynthesizer {
         }
         if spec.interlaced {
             let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
-            for (x0, y0, dx, dy) in passes {
-                let columns = spec.width > x0 ? (spec.width - x0 + dx - 1) / dx : 0
-                let rows = spec.height > y0 ? (spec.height - y0 + dy - 1) / dy : 0
-                appendRows(columns: columns, rows: rows, firstIsOrigin: x0 == 0 && y0 == 0)
-            }
+            for (x0, y0, dx, dy) in passes { appendRows(x0: x0, y0: y0, dx: dx, dy: dy) }
         } else {
-            appendRows(columns: spec.width, rows: spec.height, firstIsOrigin: true)
+            appendRows(x0: 0, y0: 0, dx: 1, dy: 1)
         }
         return data
     }

@@ -46,7 +46,9 @@ enum ExampleParser {
             }
             spec.bitDepth = try png.int("bit-depth") ?? 8
             spec.interlaced = try png.bool("interlaced") ?? false
+            // A fully transparent pixel in the middle of the image (a see-through hole).
             spec.transparentPixels = try png.bool("transparent") ?? false
+            if spec.transparentPixels { spec.transparentAt = (spec.width / 2, spec.height / 2) }
             spec.trns = try png.bool("trns") ?? false
             spec.cgbi = try png.bool("cgbi") ?? false
             spec.badCRC = try png.bool("bad-crc") ?? false

@@ -16,6 +16,8 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case interfaceFile = "interface-file"
     /// Any other loose `.png` (not in an asset set): resolved when Info.plist names it.
     case loosePNG = "loose-png"
+    /// An asset catalog (`.xcassets` folder): checks across its sets.
+    case catalog
 }
 
 public struct Subject: Sendable, Hashable, Comparable {
@@ -56,6 +58,7 @@ public enum SubjectClassifier {
         if isDirectory {
             if assetSetType(ofDirectory: name) != nil { return Subject(.assetSet, path) }
             if name.hasSuffix(".lproj") { return Subject(.localization, path) }
+            if name.hasSuffix(".xcassets") { return Subject(.catalog, path) }
             if name == "Settings.bundle" { return Subject(.settingsBundle, path) }
             return nil
         }

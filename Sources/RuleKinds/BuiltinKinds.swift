@@ -7,6 +7,7 @@ public enum BuiltinKinds {
         AppIconSetKind.self,
         AppIconReferenceKind.self,
         AssetSetContentsKind.self,
+        CatalogNamesKind.self,
         PlistSyntaxKind.self,
         UsageDescriptionsKind.self,
         InterfaceOrientationsKind.self,

@@ -19,8 +19,11 @@ enum ExampleTrees {
                 + "\n  ],\n  \"info\" : { \"author\" : \"xcode\", \"version\" : 1 }\n}\n")
     }
 
+    /// `transparent`: the centre pixel is fully transparent (a see-through hole, not a masked corner).
     static func png(_ side: Int, _ color: PNGSpec.Color = .rgb, transparent: Bool = false) -> ExampleFile {
-        .png(PNGSpec(width: side, height: side, color: color, transparentPixels: transparent))
+        var spec = PNGSpec(width: side, height: side, color: color, transparentPixels: transparent)
+        if transparent { spec.transparentAt = (side / 2, side / 2) }
+        return .png(spec)
     }
 
     static func config(devices: String = "[iphone]", target: String = "15.0", extra: String = "") -> ExampleFile {

@@ -215,3 +215,37 @@ import Testing
         #expect(!found.contains { $0.rule == "icon.unassigned" || $0.rule == "icon.marketing-missing" }, "\(found.map(\.rule))")
     }
 }
+
+/// icon.transparent counts what a person sees through, and says how many and where.
+@Suite struct IconTransparencyTests {
+    func transparent(_ spec: PNGSpec) throws -> [String] {
+        let set = "App/Assets.xcassets/AppIcon.appiconset/"
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n"),
+            set + "Contents.json": .text(
+                "{\"images\":[{\"idiom\":\"iphone\",\"size\":\"60x60\",\"scale\":\"2x\",\"filename\":\"i.png\"},{\"idiom\":\"ios-marketing\",\"size\":\"1024x1024\",\"scale\":\"1x\",\"filename\":\"m.png\"}]}"
+            ),
+            set + "i.png": .png(spec), set + "m.png": .png(PNGSpec(width: 1024, height: 1024)),
+        ])
+        return tree.engine().diagnostics.filter { $0.rule == "icon.transparent" }.map(\.message)
+    }
+
+    @Test func nearlyOpaqueCornerPixelsAreNotADefect() throws {
+        var corner = PNGSpec(width: 120, height: 120, color: .rgba, transparentPixels: true)
+        corner.transparentAlpha = 250
+        #expect(try transparent(corner).isEmpty, "alpha 250 in a corner: hidden and nearly opaque")
+        corner.transparentAlpha = 0
+        #expect(try transparent(corner).isEmpty, "fully transparent, but in the masked corner")
+    }
+
+    @Test func aSeeThroughHoleIsReportedWithItsPlace() throws {
+        var hole = PNGSpec(width: 120, height: 120, color: .rgba, transparentPixels: true)
+        hole.transparentAt = (60, 61)
+        hole.transparentAlpha = 100
+        let messages = try transparent(hole)
+        #expect(messages == ["app icon i.png has 1 see-through pixel (alpha below 230 of 255) at (60, 61) (iphone 60@2x)"])
+        var interlaced = hole
+        interlaced.interlaced = true
+        #expect(try transparent(interlaced) == messages, "the same pixel through Adam7 passes")
+    }
+}

@@ -68,3 +68,33 @@ import Testing
             })
     }
 }
+
+/// iOS finds the fixed icon names by name, listed or not (seed 001).
+@Suite struct FixedIconNameTests {
+    @Test func aThreeEraAppsUnlistedIconSmallFillsItsSlot() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>CFBundleIconFiles</key><array><string>Icon.png</string><string>Icon@2x.png</string></array>
+            </dict></plist>
+            """
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"3.0\"\ndistribution: ad-hoc\n"),
+            "App/Info.plist": .text(plist),
+            "App/Icon.png": .png(PNGSpec(width: 57, height: 57)), "App/Icon@2x.png": .png(PNGSpec(width: 114, height: 114)),
+            "App/Icon-Small.png": .png(PNGSpec(width: 29, height: 29)), "App/Icon-Small@2x.png": .png(PNGSpec(width: 58, height: 58)),
+            "App/Settings.bundle/Root.plist": .text(plist),
+        ])
+        let found = tree.engine().diagnostics
+        #expect(!found.contains { $0.rule == "icon.stray-template" }, "\(found.map(\.message))")
+        #expect(!found.contains { $0.rule == "icon.missing-recommended" && ($0.message.contains("29x29") || $0.message.contains("58x58")) })
+        let small = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"3.0\"\ndistribution: ad-hoc\n"),
+            "App/Info.plist": .text(plist),
+            "App/Icon.png": .png(PNGSpec(width: 57, height: 57)), "App/Icon-Small.png": .png(PNGSpec(width: 30, height: 30)),
+        ])
+        #expect(
+            small.engine().diagnostics.contains { $0.rule == "icon.size-mismatch" && $0.path == "App/Icon-Small.png" },
+            "a fixed-name file is judged as the icon it is")
+    }
+}

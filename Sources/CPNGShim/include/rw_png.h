@@ -30,8 +30,16 @@ typedef struct {
     uint8_t any_transparent;     /* some pixel's alpha is below the maximum */
     uint32_t transparent_pixels; /* count of such pixels (saturating) */
     uint16_t min_alpha;          /* in the image's own bit depth (8 or 16) */
+    /* Pixels a person can see through: alpha below RW_PNG_SEE_THROUGH_ALPHA (of 255; scaled for
+       16-bit), outside the corners the system's rounded icon mask hides (a circle of radius
+       RW_PNG_MASK_RADIUS_PERCENT of the shorter side in each corner). Their bounding box. */
+    uint32_t see_through_pixels;
+    uint32_t box_min_x, box_min_y, box_max_x, box_max_y;
     char message[200];
 } rw_png_pixels;
+
+#define RW_PNG_SEE_THROUGH_ALPHA 230
+#define RW_PNG_MASK_RADIUS_PERCENT 15
 
 /* Walks every chunk (lengths, CRC-32, IHDR first, IDAT present, IEND last), then lets libpng
    read the header up to the first IDAT. Works on an in-memory copy of the file. */

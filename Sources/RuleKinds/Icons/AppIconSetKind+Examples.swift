@@ -37,6 +37,15 @@ extension AppIconSetKind {
                     set + "/icon.PNG": T.png(1024),
                 ], triggers: ["icon.file-missing"], passes: ["icon.unassigned", "icon.marketing-missing"]),
             RuleExample(
+                "an alternate icon set (another name) with an empty App Store slot",
+                files: [
+                    "App/.reswatch.yaml": T.config(),
+                    "App/Assets.xcassets/AppIcon-Dark.appiconset/Contents.json": T.contents([
+                        ("iphone", "60x60", "2x", "i.png"), ("ios-marketing", "1024x1024", "1x", nil),
+                    ]),
+                    "App/Assets.xcassets/AppIcon-Dark.appiconset/i.png": T.png(120),
+                ], triggers: ["icon.marketing-missing"]),
+            RuleExample(
                 "121x120 in the 60@2x slot",
                 files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": .png(PNGSpec(width: 121, height: 120))]),
                 triggers: ["icon.size-mismatch"]),
@@ -71,6 +80,23 @@ extension AppIconSetKind {
                 "transparent pixels in a home-screen icon",
                 files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": T.png(120, .rgba, transparent: true)]),
                 triggers: ["icon.transparent"]),
+            RuleExample(
+                "a fully transparent pixel in a corner the rounded mask hides passes icon.transparent",
+                files: T.iphoneAllSizes(override: [
+                    set + "/iphone-60x60@2x.png": .png(PNGSpec(width: 120, height: 120, color: .rgba, transparentPixels: true))
+                ]),
+                passes: ["icon.transparent"]),
+            RuleExample(
+                "only nearly opaque pixels (alpha 250) pass icon.transparent",
+                files: T.iphoneAllSizes(override: [
+                    set + "/iphone-60x60@2x.png": {
+                        var spec = PNGSpec(width: 120, height: 120, color: .rgba, transparentPixels: true)
+                        spec.transparentAt = (60, 60)
+                        spec.transparentAlpha = 250
+                        return .png(spec)
+                    }()
+                ]),
+                passes: ["icon.transparent"]),
             RuleExample(
                 "opaque RGBA home-screen icon passes icon.transparent",
                 files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": T.png(120, .rgba)]),

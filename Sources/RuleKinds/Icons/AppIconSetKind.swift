@@ -43,9 +43,10 @@ public struct AppIconSetKind: RuleKind {
     )
     public static let transparent = RuleInfo(
         id: "icon.transparent", severity: .warning,
-        summary: "An app icon (other than the App Store icon) has actually transparent pixels.",
+        summary:
+            "An app icon (other than the App Store icon) has pixels a person can see through: alpha below 230 of 255, outside the corners the rounded icon mask hides (a circle of radius 15% of the side in each corner).",
         rationale:
-            "QA1686 (seed 000): \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black.",
+            "QA1686 (seed 000): \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black. Nearly opaque pixels (anti-aliased edges) and the masked corners do not show.",
         fix: "Fill transparent areas with a solid colour and save without alpha.")
     public static let fileMissing = RuleInfo(
         id: "icon.file-missing", severity: .error, summary: "Contents.json names a file that is not in the set folder.",
@@ -232,12 +233,14 @@ public struct AppIconSetKind: RuleKind {
                 context.report(
                     Self.marketingAlpha, path: filePath, message: "App Store icon \(filename) has an alpha channel (\(how)\(detail))")
             } else if ["iphone", "ipad"].contains(idiom) || iosUniversal,
-                case .success(let px) = context.pixels(filePath), px.damage == nil, px.anyTransparent
+                case .success(let px) = context.pixels(filePath), px.damage == nil, px.seeThroughPixels > 0, let box = px.seeThroughBox
             {
+                // Only pixels a person can see through count, and not those the rounded mask hides.
+                let n = px.seeThroughPixels
                 context.report(
                     Self.transparent, path: filePath,
                     message:
-                        "app icon \(filename) has \(px.transparentPixels) transparent pixel\(px.transparentPixels == 1 ? "" : "s") (\(slotName))"
+                        "app icon \(filename) has \(n) see-through pixel\(n == 1 ? "" : "s") (alpha below \(PixelFacts.seeThroughAlpha) of 255) \(box) (\(slotName))"
                 )
             }
         }
@@ -252,9 +255,21 @@ public struct AppIconSetKind: RuleKind {
         // Requirements apply to the app's own icon set: not to a set of the same name in an
         // extension's, a watch app's or another platform's folder (their targets ship no app icon).
         let primary = context.project.appIconName ?? "AppIcon"
-        guard String(setName.dropLast(".appiconset".count)) == primary, isIOSSet || contents.images.isEmpty,
-            context.project.otherTarget(containing: subject.path) == nil
-        else { return }
+        let inOtherTarget = context.project.otherTarget(containing: subject.path) != nil
+        guard String(setName.dropLast(".appiconset".count)) == primary, isIOSSet || contents.images.isEmpty, !inOtherTarget else {
+            // Whatever its name, a set with an App Store (ios-marketing) slot is meant to ship as an
+            // app icon (an alternate icon, a flavour's icon): that slot needs its 1024 image.
+            let hasMarketingSlot = contents.images.contains { $0.idiom == "ios-marketing" && $0.appearances.isEmpty }
+            if hasMarketingSlot, !marketingFilled, !inOtherTarget,
+                !contents.images.contains(where: { $0.idiom == "ios-marketing" && $0.filename != nil })
+            {
+                context.report(
+                    Self.marketingMissing, path: RelativePath.join(subject.path, "Contents.json"),
+                    line: contents.images.first { $0.idiom == "ios-marketing" }?.line,
+                    message: "app icon set \(setName) has an App Store (ios-marketing) slot without a 1024x1024 image")
+            }
+            return
+        }
         if !marketingFilled {
             context.report(
                 Self.marketingMissing, path: subject.path,

@@ -34,6 +34,15 @@ public struct ITunesArtworkKind: RuleKind {
         if name.lowercased().hasSuffix(".png") {
             context.report(Self.artwork, path: subject.path, message: "\(name) is named with an extension; iTunesArtwork must have none")
         }
+        // Its name has no extension by design: content that is not PNG is fixed by re-exporting
+        // as PNG under the same name (image.not-png would say to rename it, which is wrong here).
+        if !name.contains("."), case .success(let facts) = context.image(subject.path), facts.kind != .png {
+            context.report(
+                Self.artwork, severity: .error, path: subject.path,
+                message: "\(name) is \(facts.kind == .empty ? "empty" : "\(facts.kind.displayName) data"), not PNG",
+                fix: "Export the artwork as PNG and keep the name \(name), without an extension (QA1686).")
+            return
+        }
         let retina = name.lowercased().contains("@2x")
         let expected = retina ? 1024 : 512
         if case .success(let facts) = context.image(subject.path), let h = facts.header, h.width != expected || h.height != expected {
@@ -63,5 +72,11 @@ public struct ITunesArtworkKind: RuleKind {
             files: [
                 "App/.reswatch.yaml": ExampleTrees.config(extra: "distribution: ad-hoc\n"), "App/iTunesArtwork.png": ExampleTrees.png(512),
             ], triggers: ["icon.itunesartwork"]),
+        RuleExample(
+            "JPEG data in an extensionless iTunesArtwork is this rule's finding, not image.not-png",
+            files: [
+                "App/.reswatch.yaml": ExampleTrees.config(extra: "distribution: ad-hoc\n"),
+                "App/iTunesArtwork": .bytes([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46]),
+            ], triggers: ["icon.itunesartwork"], passes: ["image.not-png"]),
     ]
 }

@@ -55,12 +55,10 @@ public struct LegacyIconsKind: RuleKind {
             }
             declared += found
         }
-        // Without icon keys, pre-3.2 naming applies: Icon.png, Icon@2x.png … are found by name.
-        if names.isEmpty {
-            let conventional = Set(table.rows.compactMap(\.file))
-            declared = files.filter { conventional.contains($0.key) }.map(\.value)
-            guard !declared.isEmpty else { return }
-        }
+        // iOS finds the fixed names by name (seed 001: before 3.2 only so; from iOS 4 after
+        // CFBundleIconFiles): a file there under its fixed name is an icon, listed or not.
+        declared += files.filter { Self.fixedNames.contains($0.key) }.map(\.value)
+        if names.isEmpty && declared.isEmpty { return }
         var sizes = Set<Int>()
         // The seed's own rows (they name a file); the App Store Connect additions (152/167 px,
         // 20 pt) apply to asset catalogs, which App Store Connect has required since Xcode 9.
@@ -100,6 +98,12 @@ public struct LegacyIconsKind: RuleKind {
             }
         }
     }
+
+    /// Icon file names iOS looks up by name (seed 001), whatever the Info.plist lists.
+    static let fixedNames: Set<String> = [
+        "Icon.png", "Icon@2x.png", "Icon-72.png", "Icon-72@2x.png", "Icon-Small.png", "Icon-Small@2x.png", "Icon-Small-50.png",
+        "Icon-Small-50@2x.png",
+    ]
 
     /// (key, name) pairs of every icon key, in plist order.
     static func iconNames(_ plist: [String: PlistValue]) -> [(String, String)] {

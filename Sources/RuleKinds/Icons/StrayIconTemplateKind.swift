@@ -32,6 +32,8 @@ public struct StrayIconTemplateKind: RuleKind {
             RelativePath.name($0.path) == (context.project.appIconName ?? "AppIcon") + ".appiconset"
         }
         if names.isEmpty && !usesCatalog { return }  // pre-3.2 apps find Icon*.png by name: those are the icons
+        // Without a catalog, iOS finds the fixed names (Icon.png, Icon-Small.png …) by name: icons.
+        if !usesCatalog && LegacyIconsKind.fixedNames.contains(file) { return }
         let named = names.contains { name in
             if name.lowercased().hasSuffix(".png") { return name == file }
             return LegacyIconsKind.resolve(name, in: [file: subject.path]).contains(subject.path)
@@ -57,6 +59,12 @@ public struct StrayIconTemplateKind: RuleKind {
                 files: [
                     "App/Info.plist": ExampleTrees.plist("<key>CFBundleIconFiles</key><array><string>Icon</string></array>"),
                     "App/Icon.png": .png(PNGSpec(width: 57, height: 57)),
+                ], passes: ["icon.stray-template"]),
+            RuleExample(
+                "Icon-Small.png under its fixed name, not listed in CFBundleIconFiles, is found by name",
+                files: [
+                    "App/Info.plist": ExampleTrees.plist("<key>CFBundleIconFiles</key><array><string>Icon</string></array>"),
+                    "App/Icon.png": .png(PNGSpec(width: 57, height: 57)), "App/Icon-Small.png": .png(PNGSpec(width: 29, height: 29)),
                 ], passes: ["icon.stray-template"]),
         ]
     }()

@@ -70,6 +70,8 @@ public struct PNGPropertiesKind: RuleKind {
         case .success(let f): facts = f
         }
         guard facts.kind == .png else {
+            // An extensionless iTunesArtwork is judged by icon.itunesartwork (its fix keeps the name).
+            if !RelativePath.name(path).contains("."), RelativePath.name(path).lowercased().hasPrefix("itunesartwork") { return }
             context.report(
                 Self.notPNG, path: path, message: "\(RelativePath.name(path)) is not a PNG: its content is \(article(facts.kind))")
             return
