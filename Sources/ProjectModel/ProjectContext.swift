@@ -38,6 +38,8 @@ public struct ProjectContext: Sendable, Hashable {
     public var includesAllAppIcons = false
     /// The project's other targets (extensions, watch apps, other platforms): not the app.
     public var otherTargets: [OtherTarget] = []
+    /// What the context was read from, or could not be (shown with it).
+    public var notes: [String] = []
     public var ignore: [String] = []
     public var disabledRules: Set<String> = []
     public var severityOverrides: [String: SeverityOverride] = [:]
@@ -137,6 +139,31 @@ public enum ContextResolver {
                             "project.pbxproj \(what); its build settings are not used: the context comes from .reswatch.yaml, Info.plist and defaults instead"
                     ))
             }
+        }
+        // No checked-in .xcodeproj: an XcodeGen description is the project (Tuist manifests are
+        // Swift code, which reswatch does not run: said in the context).
+        let listing = (try? files.list(dir).get()) ?? []
+        if projects.isEmpty, let spec = XcodeGenReader.fileNames.first(where: { n in listing.contains { $0.name == n && !$0.isDirectory } })
+        {
+            marked = true
+            let path = RelativePath.join(dir, spec)
+            switch XcodeGenReader.read(path, files: files) {
+            case .success(let (project, problems)):
+                pbx = PBXProjectReader.settings(project, files: files)
+                pbx.problems += problems
+                xcodeprojName = project.name
+                context.notes.append("project from the XcodeGen description \(spec)")
+            case .failure(let problem):
+                context.problems.append(
+                    ContextProblem(
+                        .pbxprojInvalid, path: path, line: problem.line,
+                        message: "\(spec) (XcodeGen) cannot be read: \(problem.message); its build settings are not used"))
+            }
+        }
+        if projects.isEmpty, listing.contains(where: { $0.name == "Project.swift" || $0.name == "Tuist" || $0.name == "Workspace.swift" }) {
+            context.notes.append(
+                "Tuist manifests (Project.swift) are Swift code and were not read: generate the .xcodeproj, or set the context in .reswatch.yaml"
+            )
         }
         for problem in pbx.problems {
             context.problems.append(

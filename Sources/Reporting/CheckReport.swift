@@ -24,6 +24,7 @@ public struct CheckReport: Sendable, Encodable {
         public let target: String?
         public let configuration: String?
         public let configurationReason: String?
+        public let notes: [String]
 
         enum CodingKeys: String, CodingKey {
             case devices, distribution, sources
@@ -32,7 +33,7 @@ public struct CheckReport: Sendable, Encodable {
             case launchImage = "launch_image"
             case infoPlist = "info_plist"
             case infoPlistReason = "info_plist_reason"
-            case origins, target, configuration
+            case origins, target, configuration, notes
             case configurationReason = "configuration_reason"
         }
 
@@ -48,6 +49,7 @@ public struct CheckReport: Sendable, Encodable {
             target = c.targetName
             configuration = c.configuration
             configurationReason = c.configurationReason
+            notes = c.notes
             sources = c.sources.mapValues(\.rawValue)
         }
 
@@ -64,6 +66,7 @@ public struct CheckReport: Sendable, Encodable {
             try k.encode(target, forKey: .target)
             try k.encode(configuration, forKey: .configuration)
             try k.encode(configurationReason, forKey: .configurationReason)
+            try k.encode(notes, forKey: .notes)
             try k.encode(sources, forKey: .sources)
         }
     }

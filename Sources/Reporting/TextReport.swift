@@ -79,6 +79,7 @@ public struct TextReport: Sendable {
                 used.append("Info.plist: \(reason)")
             }
             if let icon = c.appIcon { used.append("app icon set \(FileName.display(icon))\(source("app-icon"))") }
+            used += c.notes
             if !used.isEmpty { out.append("  " + paint(used.joined(separator: "; "), "2")) }
             if diagnostics.isEmpty { out.append("  no problems") }
             for d in diagnostics {

@@ -7,7 +7,9 @@ struct ProjectIndex: Sendable, Equatable {
     init(tree: ResourceTree) {
         for (dir, entries) in tree.directories {
             for e in entries {
-                if (e.name == ".reswatch.yaml" && !e.isDirectory) || (e.isDirectory && e.name.hasSuffix(".xcodeproj")) {
+                if (e.name == ".reswatch.yaml" && !e.isDirectory) || (e.isDirectory && e.name.hasSuffix(".xcodeproj"))
+                    || ((e.name == "project.yml" || e.name == "Project.swift") && !e.isDirectory)
+                {
                     strong.insert(dir)
                 } else if !e.isDirectory && SubjectClassifier.isInfoPlist(e.name) && !dir.hasSuffix(".bundle") {
                     weak.insert(dir)
@@ -39,6 +41,7 @@ struct ProjectIndex: Sendable, Equatable {
     /// Whether a path's name makes it a project marker (its appearance or removal re-scopes projects).
     static func isMarker(_ path: String) -> Bool {
         let name = RelativePath.name(path)
-        return name == ".reswatch.yaml" || name.hasSuffix(".xcodeproj") || SubjectClassifier.isInfoPlist(name)
+        return name == ".reswatch.yaml" || name.hasSuffix(".xcodeproj") || name == "project.yml" || name == "Project.swift"
+            || SubjectClassifier.isInfoPlist(name)
     }
 }

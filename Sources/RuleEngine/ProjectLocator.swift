@@ -13,7 +13,8 @@ public enum ProjectLocator {
         while true {
             if let entries = try? FileSystem.listDirectory(dir) {
                 if entries.contains(where: {
-                    ($0.name == ".reswatch.yaml" && !$0.isDirectory) || ($0.isDirectory && $0.name.hasSuffix(".xcodeproj"))
+                    ([".reswatch.yaml", "project.yml", "Project.swift"].contains($0.name) && !$0.isDirectory)
+                        || ($0.isDirectory && $0.name.hasSuffix(".xcodeproj"))
                 }) {
                     return dir
                 }

@@ -194,3 +194,53 @@ import Testing
         #expect(cycle.string("A") == nil)
     }
 }
+
+/// Projects without a checked-in .xcodeproj.
+@Suite struct XcodeGenProjectTests {
+    func check(_ files: [String: ExampleFile]) throws -> (context: [String: Any], rules: [String]) {
+        let tree = try TempTree(files)
+        let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+        let context = try #require((root["projects"] as? [[String: Any]])?.first?["context"] as? [String: Any])
+        return (context, (root["diagnostics"] as? [[String: Any]] ?? []).map { "\($0["rule"]!) \($0["path"]!)" })
+    }
+
+    @Test func anXcodeGenProjectIsReadWithItsPresets() throws {
+        let (context, rules) = try check([
+            "project.yml": .text(
+                """
+                name: Sample
+                options:
+                  deploymentTarget:
+                    iOS: "16.0"
+                targets:
+                  Sample:
+                    type: application
+                    platform: iOS
+                    info:
+                      path: Sources/Info.plist
+                    settings:
+                      base:
+                        ASSETCATALOG_COMPILER_APPICON_NAME: Brand
+                  SampleTV:
+                    type: application
+                    platform: tvOS
+                """),
+            "Sources/Info.plist": BuildSettingsTests.appPlist,
+        ])
+        #expect(context["target"] as? String == "Sample")
+        #expect(context["devices"] as? [String] == ["iphone", "ipad"], "XcodeGen's iOS preset is TARGETED_DEVICE_FAMILY 1,2")
+        #expect(context["deployment_target"] as? String == "16.0")
+        #expect(context["app_icon"] as? String == "Brand")
+        #expect(context["info_plist"] as? String == "Sources/Info.plist")
+        let origins = try #require(context["origins"] as? [String: String])
+        #expect(origins["app-icon"]?.hasPrefix("project.yml:13") == true, "\(origins)")
+        #expect((context["notes"] as? [String])?.first?.contains("XcodeGen") == true)
+        #expect(rules.contains("project.not-checked "), "the tvOS target is named: \(rules)")
+    }
+
+    @Test func tuistManifestsAreSaidNotRead() throws {
+        let (context, _) = try check(["Project.swift": .text("import ProjectDescription\n"), "App/Info.plist": BuildSettingsTests.appPlist])
+        #expect((context["notes"] as? [String])?.contains { $0.contains("Tuist") } == true)
+    }
+}

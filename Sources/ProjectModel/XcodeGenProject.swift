@@ -1,0 +1,128 @@
+import Yams
+
+/// Reads an XcodeGen project description (`project.yml`, or `project.json`: the same keys in
+/// JSON) into the model an `.xcodeproj` gives, so its targets resolve the same way: `settings`
+/// (flat, or `base` / `configs`), `configFiles`, `options.deploymentTarget`, and per target
+/// `type`, `platform` (or `supportedDestinations`), `deploymentTarget`, `info.path`, `settings`,
+/// `configFiles`. XcodeGen's setting presets are applied as it applies them (unless
+/// `options.settingPresets: none`): for iOS `SDKROOT = iphoneos`, `TARGETED_DEVICE_FAMILY = 1,2`,
+/// and `ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon` for applications. `include:` files are not
+/// followed (said as a problem).
+public enum XcodeGenReader {
+    public static let fileNames = ["project.yml", "project.json"]
+
+    static let productTypes: [String: String] = [
+        "application": "com.apple.product-type.application",
+        "app-extension": "com.apple.product-type.app-extension",
+        "extensionkit-extension": "com.apple.product-type.extensionkit-extension",
+        "application.on-demand-install-capable": "com.apple.product-type.application.on-demand-install-capable",
+        "application.watchapp2": "com.apple.product-type.application.watchapp2",
+        "application.watchapp2-container": "com.apple.product-type.application.watchapp2-container",
+        "watchkit2-extension": "com.apple.product-type.watchkit2-extension",
+        "framework": "com.apple.product-type.framework", "framework.static": "com.apple.product-type.framework",
+        "library.static": "com.apple.product-type.library.static", "bundle": "com.apple.product-type.bundle",
+        "bundle.unit-test": "com.apple.product-type.bundle.unit-test", "bundle.ui-testing": "com.apple.product-type.bundle.ui-testing",
+        "tool": "com.apple.product-type.tool",
+    ]
+    static let sdks = ["iOS": "iphoneos", "tvOS": "appletvos", "watchOS": "watchos", "macOS": "macosx", "visionOS": "xros"]
+    static let deploymentKeys = [
+        "iOS": "IPHONEOS_DEPLOYMENT_TARGET", "tvOS": "TVOS_DEPLOYMENT_TARGET", "watchOS": "WATCHOS_DEPLOYMENT_TARGET",
+        "macOS": "MACOSX_DEPLOYMENT_TARGET", "visionOS": "XROS_DEPLOYMENT_TARGET",
+    ]
+
+    /// `path` is the root-relative project.yml / project.json.
+    public static func read(_ path: String, files: some ProjectFileAccess) -> Result<(XcodeProject, [XcconfigProblem]), YAMLProblem> {
+        guard case .success(let bytes) = files.read(path) else { return .failure(YAMLProblem(line: nil, message: "cannot be read")) }
+        let root: Node?
+        do { root = try Yams.compose(yaml: String(decoding: bytes, as: UTF8.self)) } catch { return .failure(.from(error)) }
+        guard let map = root?.mapping else {
+            return .failure(YAMLProblem(line: root?.line, message: "expected a mapping (name:, targets:)"))
+        }
+        let directory = RelativePath.parent(path)
+        var problems: [XcconfigProblem] = []
+        if let include = map["include"] {
+            problems.append(
+                XcconfigProblem(file: path, line: include.line ?? 0, message: "include: files are not read; settings they add are unknown"))
+        }
+        let name = map["name"]?.string ?? RelativePath.name(directory)
+        let configNames = map["configs"]?.mapping.map { $0.compactMap { $0.key.string }.sorted() } ?? ["Debug", "Release"]
+        let presets = map["options"]?["settingPresets"]?.string ?? "all"
+        let projectDeployment = map["options"]?["deploymentTarget"]
+
+        func origin(_ node: Node?, _ detail: String) -> SettingOrigin { SettingOrigin(file: path, line: node?.line, detail: detail) }
+        func assignments(_ settings: Node?, config: String, detail: String) -> [SettingAssignment] {
+            guard let settings, let m = settings.mapping else { return [] }
+            let structured = m["base"] != nil || m["configs"] != nil || m["groups"] != nil
+            var out: [SettingAssignment] = []
+            func add(_ node: Node?) {
+                for (k, v) in node?.mapping ?? [:] {
+                    guard let key = k.string else { continue }
+                    let text = v.string ?? v.sequence?.compactMap(\.string).joined(separator: " ") ?? ""
+                    out.append(SettingAssignment(key: key, value: text, origin: origin(v, detail)))
+                }
+            }
+            if structured {
+                add(m["base"])
+                for (k, v) in m["configs"]?.mapping ?? [:] where k.string?.lowercased() == config.lowercased() { add(v) }
+            } else {
+                add(settings)
+            }
+            return out
+        }
+        func configFile(_ node: Node?, config: String) -> String? {
+            guard let file = node?[Node(config)]?.string, !file.hasPrefix("/") else { return nil }
+            return RelativePath.normalize(RelativePath.join(directory, file))
+        }
+
+        let projectConfigurations = configNames.map { config in
+            XcodeProject.Configuration(
+                name: config, settings: assignments(map["settings"], config: config, detail: "project settings, \(config)"),
+                baseConfiguration: configFile(map["configFiles"], config: config), unresolvedBaseConfiguration: nil)
+        }
+        var targets: [XcodeProject.Target] = []
+        for (key, target) in (map["targets"]?.mapping ?? [:]).sorted(by: { ($0.key.string ?? "") < ($1.key.string ?? "") }) {
+            guard let targetName = key.string, let t = target.mapping else { continue }
+            let type = t["type"]?.string ?? ""
+            // One platform; a list (or supportedDestinations) containing iOS is judged as its iOS variant.
+            let platforms =
+                t["platform"]?.sequence?.compactMap(\.string) ?? t["platform"]?.string.map { [$0] }
+                ?? t["supportedDestinations"]?.sequence?.compactMap(\.string) ?? []
+            let platform = platforms.contains("iOS") ? "iOS" : (platforms.first ?? "iOS")
+            let detail = "target \(targetName)"
+            let configurations = configNames.map { config -> XcodeProject.Configuration in
+                var settings: [SettingAssignment] = []
+                let presetOrigin = SettingOrigin(file: path, line: t["platform"]?.line ?? key.line, detail: "XcodeGen \(platform) preset")
+                if presets == "all" || presets == "targets" {
+                    if let sdk = sdks[platform] { settings.append(SettingAssignment(key: "SDKROOT", value: sdk, origin: presetOrigin)) }
+                    if platform == "iOS" {
+                        settings.append(SettingAssignment(key: "TARGETED_DEVICE_FAMILY", value: "1,2", origin: presetOrigin))
+                        if type == "application" {
+                            settings.append(
+                                SettingAssignment(key: "ASSETCATALOG_COMPILER_APPICON_NAME", value: "AppIcon", origin: presetOrigin))
+                        }
+                    }
+                }
+                let deployment = t["deploymentTarget"]?.string ?? projectDeployment?[Node(platform)]?.string
+                if let deployment, let key = deploymentKeys[platform] {
+                    let node = t["deploymentTarget"] ?? projectDeployment?[Node(platform)]
+                    settings.append(SettingAssignment(key: key, value: deployment, origin: origin(node, detail)))
+                }
+                if let info = t["info"]?["path"] {
+                    settings.append(SettingAssignment(key: "INFOPLIST_FILE", value: info.string ?? "", origin: origin(info, detail)))
+                }
+                settings += assignments(t["settings"], config: config, detail: detail)
+                return XcodeProject.Configuration(
+                    name: config, settings: settings, baseConfiguration: configFile(t["configFiles"], config: config),
+                    unresolvedBaseConfiguration: nil)
+            }
+            targets.append(
+                XcodeProject.Target(
+                    id: targetName, name: targetName, productType: productTypes[type] ?? type, configurations: configurations,
+                    defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last))
+        }
+        let project = XcodeProject(
+            directory: directory, path: path, name: name, configurations: projectConfigurations,
+            defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last, targets: targets)
+        return .success((project, problems))
+    }
+}
