@@ -189,6 +189,19 @@ public enum ContextResolver {
         context.infoPlist = located.path
         context.infoPlistReason = located.reason
         if let problem = located.problem { context.problems.append(problem) }
+        // An Info.plist with NSExtension is an extension's, whether or not its target could be
+        // read: its folder holds the extension's resources, not the app's.
+        for candidate in infoPlistCandidates where candidate != context.infoPlist {
+            let folder = RelativePath.parent(candidate)
+            guard folder != dir, !context.otherTargets.contains(where: { $0.directory == folder }),
+                case .success(let bytes) = files.read(candidate), case .success(let (plist, _)) = PropertyListReader.parse(bytes),
+                plist["NSExtension"] != nil || plist["EXAppExtensionAttributes"] != nil
+            else { continue }
+            context.otherTargets.append(
+                OtherTarget(
+                    name: RelativePath.name(folder), kind: "app extension (NSExtension in its Info.plist)", platform: .iOS,
+                    productType: "com.apple.product-type.app-extension", directory: folder, notChecked: false))
+        }
         var plist: PlistValue?
         if let path = context.infoPlist, case .success(let bytes) = files.read(path),
             case .success(let (value, _)) = PropertyListReader.parse(bytes)

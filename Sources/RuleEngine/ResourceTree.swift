@@ -3,7 +3,8 @@ import SystemCalls
 /// The engine's index of a watched root: every directory's entries and every file's stat, minus
 /// excluded build outputs. Kept up to date incrementally by `refresh(_:)`.
 public struct ResourceTree: Sendable {
-    public static let defaultExcludes: Set<String> = [".git", "DerivedData", "build", "node_modules", "Pods"]
+    /// Build outputs and archive metadata (`__MACOSX`: a zip's AppleDouble files), never resources.
+    public static let defaultExcludes: Set<String> = [".git", "DerivedData", "build", "node_modules", "Pods", "__MACOSX"]
 
     public let root: String
     public let excludes: Set<String>

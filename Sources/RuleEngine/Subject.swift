@@ -62,6 +62,8 @@ public enum SubjectClassifier {
             if name == "Settings.bundle" { return Subject(.settingsBundle, path) }
             return nil
         }
+        // AppleDouble files ("._Icon.png") are macOS metadata copied beside real files, not resources.
+        if name.hasPrefix("._") { return nil }
         if isInfoPlist(name) { return Subject(.infoPlist, path) }
         if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") { return Subject(.interfaceFile, path) }
         let lower = name.lowercased()

@@ -126,12 +126,19 @@ public struct AppIconSetKind: RuleKind {
         let presentByLowercase = Dictionary(present.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         let target = context.project.deploymentTarget
         let required = requiredSlots(context.project)
+        // An app extension's icon set (a widget's, an action extension's: drawn as a template, its
+        // alpha is the shape) has no App Store icon: the alpha rules are for the app's and watch
+        // apps' icons (ITMS-90717 names those).
+        let owner = context.project.otherTarget(containing: subject.path)
+        let extensionSet = owner.map { $0.productType.contains("extension") && !$0.productType.contains("watchkit") } ?? false
         var filled = Set<IconSlot>()
         var referenced = Set<String>()
         var seen: [String: Int] = [:]
         var isIOSSet = false
         var singleSize = false
         var marketingFilled = false
+        // Slots whose named file is missing: already icon.file-missing, not reported again as empty.
+        var namedButMissing = Set<IconSlot>()
 
         for (index, entry) in contents.images.enumerated() {
             let idiom = entry.idiom ?? "?"
@@ -181,6 +188,10 @@ public struct AppIconSetKind: RuleKind {
                     filename = actual
                 } else {
                     // A required slot left empty means the icon is missing; an optional one is a warning.
+                    if let slot {
+                        namedButMissing.insert(slot)
+                        if marketingSlots.contains(slot) && idiom != "watch-marketing" { marketingFilled = true }
+                    }
                     let needed =
                         slot.map { s in
                             required.contains {
@@ -193,7 +204,8 @@ public struct AppIconSetKind: RuleKind {
                         path: RelativePath.join(subject.path, named), line: entry.line,
                         message:
                             "Contents.json names \(named) for the \(slotName) slot, but the file is not in \(setName)"
-                            + (needed || isMarketingSlot ? " (a required slot)" : " (an optional slot)"),
+                            + (needed || isMarketingSlot
+                                ? " (a required slot: App Store Connect rejects a build without it)" : " (an optional slot)"),
                         related: [RelativePath.join(subject.path, "Contents.json")])
                     continue
                 }
@@ -223,7 +235,7 @@ public struct AppIconSetKind: RuleKind {
                         "\(slotName) only applies below iOS \(table.legacySlots.first { $0.slot == slot }!.below); the deployment target is \(target)"
                 )
             }
-            guard noAppearance, header.hasAlpha, !header.isCgBI else { continue }
+            guard noAppearance, header.hasAlpha, !header.isCgBI, !extensionSet else { continue }
             if isMarketing {
                 let how = header.colorType?.hasAlphaChannel == true ? "colour type \(header.rawColorType)" : "a tRNS chunk"
                 var detail = ""
@@ -276,7 +288,7 @@ public struct AppIconSetKind: RuleKind {
                 message: "app icon set \(setName) has no 1024x1024 App Store icon (ios-marketing)")
         }
         if singleSize { return }
-        checkTable(subject: subject, filled: filled, context: context)
+        checkTable(subject: subject, filled: filled.union(namedButMissing), context: context)
     }
 
     /// The slots the seed tables mark Required for the project's devices, target and distribution.

@@ -33,7 +33,19 @@ public struct IconPlistKeysKind: RuleKind {
         let setName = context.project.appIconName ?? "AppIcon"
         let usesCatalog = context.subjects(.assetSet).contains { RelativePath.name($0.path) == setName + ".appiconset" }
         guard usesCatalog else { return }
-        let stale = Self.iconKeys.filter { dict[$0] != nil }
+        // A key whose every name is an app icon set of the project is not stale: that is how
+        // alternate icons are declared (CFBundleIcons → CFBundleAlternateIcons → "AppIcon-Dark"),
+        // and actool completes it. A key naming loose files (or nothing) is stale.
+        let sets = Set(
+            context.subjects(.assetSet).map(\.path).filter { $0.hasSuffix(".appiconset") }.map {
+                String(RelativePath.name($0).dropLast(".appiconset".count))
+            })
+        let names = LegacyIconsKind.iconNames(dict)
+        let stale = Self.iconKeys.filter { key in
+            guard dict[key] != nil else { return false }
+            let named = names.filter { $0.0 == key || $0.0.hasPrefix(key + ".") }.map(\.1)
+            return named.isEmpty || !named.allSatisfy { sets.contains($0.hasSuffix(".png") ? String($0.dropLast(4)) : $0) }
+        }
         if !stale.isEmpty {
             context.report(
                 Self.keysWithCatalog, path: subject.path,
@@ -64,11 +76,18 @@ public struct IconPlistKeysKind: RuleKind {
         var stale = ExampleTrees.singleSize()
         stale["App/Info.plist"] = ExampleTrees.plist(
             "<key>CFBundleIconName</key><string>AppIcon</string><key>CFBundleIconFiles</key><array><string>Icon</string></array>")
+        var alternates = ExampleTrees.singleSize()
+        alternates["App/Info.plist"] = ExampleTrees.plist(
+            "<key>CFBundleIconName</key><string>AppIcon</string><key>CFBundleIcons</key><dict><key>CFBundlePrimaryIcon</key><dict><key>CFBundleIconFiles</key><array><string>AppIcon</string></array></dict><key>CFBundleAlternateIcons</key><dict><key>Dark</key><dict><key>CFBundleIconFiles</key><array><string>AppIcon-Dark</string></array></dict></dict></dict>"
+        )
+        alternates["App/Assets.xcassets/AppIcon-Dark.appiconset/Contents.json"] = .text("{\"images\":[]}")
         var noName = ExampleTrees.singleSize()
         noName["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleName</key><string>App</string>")
         return [
             RuleExample("catalog icons and CFBundleIconName", files: good, passes: rules.map(\.id)),
             RuleExample("catalog icons and a stale CFBundleIconFiles", files: stale, triggers: ["plist.icon-keys-with-catalog"]),
+            RuleExample(
+                "alternate icons declared in CFBundleIcons by their set names", files: alternates, passes: ["plist.icon-keys-with-catalog"]),
             RuleExample("catalog icons without CFBundleIconName", files: noName, triggers: ["plist.icon-name-missing"]),
         ]
     }()
