@@ -16,6 +16,8 @@ public struct PBXBuildSettings: Sendable, Hashable {
     /// `ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES`, and `…_INCLUDE_ALL_APPICON_ASSETS = YES`.
     public var alternateAppIconNames: [String] = []
     public var includesAllAppIcons = false
+    /// The app icon sets each configuration of the app target builds with.
+    public var iconNamesByConfiguration: [String: [String]] = [:]
     /// A base .xcconfig that could not be read: settings it may set are unknown.
     public var mayUseXcconfig = false
     /// Where each value reswatch uses came from (setting name → "App.xcconfig:3", "Xcode default" …).
@@ -49,6 +51,7 @@ public enum PBXProjectReader {
         guard let app else { return result }
         let s = app.settings
         result.targetName = app.name
+        result.iconNamesByConfiguration = app.iconNamesByConfiguration
         result.configuration = app.configuration
         result.configurationReason = app.configurationReason
         result.problems = app.problems

@@ -36,6 +36,8 @@ public struct ProjectContext: Sendable, Hashable {
     /// or every app icon set with `…_INCLUDE_ALL_APPICON_ASSETS = YES`).
     public var alternateAppIconNames: [String] = []
     public var includesAllAppIcons = false
+    /// The app icon sets each configuration of the app target builds with (empty when unknown).
+    public var iconNamesByConfiguration: [String: [String]] = [:]
     /// The project's other targets (extensions, watch apps, other platforms): not the app.
     public var otherTargets: [OtherTarget] = []
     /// What the context was read from, or could not be (shown with it).
@@ -55,6 +57,42 @@ public struct ProjectContext: Sendable, Hashable {
     public init(directory: String) { self.directory = directory }
 
     public var isIPhoneOnly: Bool { devices == [.iphone] }
+
+    /// For an app icon set name: nil when some configuration builds with it (or that cannot be
+    /// known); otherwise what the configurations use instead.
+    public func unshippedIconSetReason(_ name: String) -> String? {
+        guard targetName != nil, !iconNamesByConfiguration.isEmpty, !buildSettingsIncomplete, !includesAllAppIcons,
+            !alternateAppIconNames.contains(name), appIconName != name
+        else { return nil }
+        if iconNamesByConfiguration.values.contains(where: { $0.contains(name) }) { return nil }
+        let used = iconNamesByConfiguration.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.first ?? "none")" }
+        return "no configuration of \(targetName!) builds with it (\(used.joined(separator: ", ")))"
+    }
+
+    /// Why the devices are what they are, for findings that depend on them: "TARGETED_DEVICE_FAMILY
+    /// = 1,2 in App.xcconfig:3", "devices in .reswatch.yaml", or that reswatch assumed them.
+    public var devicesBecause: String {
+        let family = Device.allCases.filter { devices.contains($0) }.map { $0 == .iphone ? "1" : "2" }.joined(separator: ",")
+        switch sources["devices"] {
+        case .config:
+            return "devices: [\(Device.allCases.filter { devices.contains($0) }.map(\.rawValue).joined(separator: ", "))] in .reswatch.yaml"
+        case .pbxproj: return "TARGETED_DEVICE_FAMILY = \(family)" + (origins["devices"].map { " in \($0)" } ?? "")
+        case .infoPlist: return "UIDeviceFamily = \(family) in Info.plist"
+        default:
+            let why = origins["devices"].map { "; \($0)" } ?? ""
+            return "no setting names the devices, so reswatch assumes iPhone and iPad\(why); set devices: in .reswatch.yaml"
+        }
+    }
+
+    /// Why the deployment target is what it is (same forms as `devicesBecause`).
+    public var deploymentTargetBecause: String {
+        switch sources["deployment-target"] {
+        case .config: return "deployment-target in .reswatch.yaml"
+        case .pbxproj: return "IPHONEOS_DEPLOYMENT_TARGET" + (origins["deployment-target"].map { " in \($0)" } ?? "")
+        case .infoPlist: return "MinimumOSVersion in Info.plist"
+        default: return "no setting names it, so reswatch assumes \(deploymentTarget)"
+        }
+    }
 
     /// The other target whose folder holds `path` (most specific folder), unless the path is in
     /// the app's own folder more specifically (its Info.plist's folder).
@@ -174,6 +212,7 @@ public enum ContextResolver {
         context.configurationReason = pbx.configurationReason
         context.alternateAppIconNames = pbx.alternateAppIconNames
         context.includesAllAppIcons = pbx.includesAllAppIcons
+        context.iconNamesByConfiguration = pbx.iconNamesByConfiguration
         context.otherTargets = otherTargets(pbx, projectDirectory: dir, files: files)
         for target in context.otherTargets where target.notChecked {
             context.problems.append(

@@ -15,6 +15,8 @@ public struct ResolvedTarget: Sendable, Hashable {
     public let platform: Platform
     /// Problems met reading the target's xcconfig files (missing includes, unreadable lines).
     public let problems: [XcconfigProblem]
+    /// The app icon set names (primary and alternates) each configuration builds with.
+    public var iconNamesByConfiguration: [String: [String]] = [:]
 
     public var isApplication: Bool { productType == "com.apple.product-type.application" }
     /// An iOS app (a target whose platform cannot be told is taken for one: iOS is Xcode's
@@ -53,6 +55,27 @@ public enum TargetResolver {
         let schemes = SchemeReader.archiveConfigurations(project, files: files)
         return project.targets.map { target in
             let (configName, reason) = shippingConfiguration(target, project: project, schemes: schemes)
+            let (settings, problems) = Self.settings(of: target, in: project, configuration: configName, files: files)
+            // The app icon sets every configuration uses (an archive ships one; Debug, Beta … others).
+            var iconNames: [String: [String]] = [:]
+            for configuration in target.configurations {
+                let s = configuration.name == configName ? settings : Self.settings(of: target, in: project, configuration: configuration.name, files: files).0
+                var names = s.string("ASSETCATALOG_COMPILER_APPICON_NAME").map { [$0] } ?? []
+                names += s.string("ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES")?.split(separator: " ").map(String.init) ?? []
+                iconNames[configuration.name] = names.filter { !$0.isEmpty }
+            }
+            return ResolvedTarget(
+                id: target.id, name: target.name, productType: target.productType, configuration: configName,
+                configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems,
+                iconNamesByConfiguration: iconNames)
+        }
+    }
+
+    /// The target's settings in one configuration, and the problems met reading its xcconfigs.
+    static func settings(
+        of target: XcodeProject.Target, in project: XcodeProject, configuration configName: String, files: some ProjectFileAccess
+    ) -> (ResolvedBuildSettings, [XcconfigProblem]) {
+        do {
             var levels: [[SettingAssignment]] = []
             var problems: [XcconfigProblem] = []
             func add(_ configuration: XcodeProject.Configuration?) {
@@ -100,9 +123,7 @@ public enum TargetResolver {
             let settings = ResolvedBuildSettings(levels: levels, builtins: builtins, configuration: configName)
             var seen = Set<XcconfigProblem>()
             problems = problems.filter { seen.insert($0).inserted }
-            return ResolvedTarget(
-                id: target.id, name: target.name, productType: target.productType, configuration: configName,
-                configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems)
+            return (settings, problems)
         }
     }
 

@@ -33,7 +33,7 @@ public struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = file
         if let line { text += ":\(line)" }
-        if let detail { text += " (\(detail))" }
+        if let detail { text += ", \(detail)" }
         return text
     }
 }

@@ -33,7 +33,7 @@ public struct TextReport: Sendable {
         if let unknown = origin.range(of: " unknown (") {
             return "\(source ?? "default"); \(origin[..<unknown.lowerBound]) unknown"
         }
-        let file = origin.range(of: " (").map { String(origin[..<$0.lowerBound]) } ?? origin
+        let file = origin.range(of: ", ").map { String(origin[..<$0.lowerBound]) } ?? origin
         return RelativePath.name(file)
     }
 

@@ -26,6 +26,25 @@ enum ExampleTrees {
         return .png(spec)
     }
 
+    /// An Xcode project with one iOS app target `App` (Release) building with `appIcon`.
+    static func pbxproj(appIcon: String) -> ExampleFile {
+        .text(
+            """
+            // !$*UTF8*$!
+            {
+            	objects = {
+            		P1 = {isa = PBXProject; buildConfigurationList = L1; targets = (T1); };
+            		L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+            		C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { }; };
+            		T1 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
+            		L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+            		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { ASSETCATALOG_COMPILER_APPICON_NAME = \(appIcon); INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = 1; IPHONEOS_DEPLOYMENT_TARGET = 15.0; }; };
+            	};
+            	rootObject = P1;
+            }
+            """)
+    }
+
     static func config(devices: String = "[iphone]", target: String = "15.0", extra: String = "") -> ExampleFile {
         .text("devices: \(devices)\ndeployment-target: \"\(target)\"\n\(extra)")
     }

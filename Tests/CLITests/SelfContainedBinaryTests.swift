@@ -17,7 +17,9 @@ import Testing
     @Test func aCopiedBinaryAloneChecksLikeTheSourceTreeRules() throws {
         let alone = try TempTree()
         let copy = alone.path + "/reswatch"
-        try FileManager.default.copyItem(atPath: Repo.binary, toPath: copy)
+        // Copied by a child process: a write descriptor held here could leak into a process another
+        // test spawns at that moment, and exec would then fail with ETXTBSY.
+        #expect(try runCommand("/bin/cp", [Repo.binary, copy]).status == 0)
         var env = ProcessInfo.processInfo.environment
         env["RESWATCH_SHIPPED_RULES"] = nil
         env["XDG_CONFIG_HOME"] = alone.path  // no user modules

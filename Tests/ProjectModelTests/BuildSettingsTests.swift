@@ -112,6 +112,45 @@ import Testing
         #expect((context["configuration_reason"] as? String)?.contains("shared scheme App") == true)
     }
 
+    @Test func aSetNoConfigurationUsesIsCheckedOnlyForWhatMakesItUnusable() throws {
+        let objects = """
+            		C3 = {isa = XCBuildConfiguration; name = Debug; buildSettings = { ASSETCATALOG_COMPILER_APPICON_NAME = AppIconDebug; INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; }; };
+            """
+        let old = "App/Assets.xcassets/AppIconOld.appiconset/"
+        let debug = "App/Assets.xcassets/AppIconDebug.appiconset/"
+        let marketing = ExampleFile.text(
+            "{\"images\":[{\"idiom\":\"ios-marketing\",\"size\":\"1024x1024\",\"scale\":\"1x\",\"filename\":\"m.png\"},{\"idiom\":\"iphone\",\"size\":\"60x60\",\"scale\":\"2x\",\"filename\":\"gone.png\"}]}"
+        )
+        let (_, rules) = try check([
+            "App.xcodeproj/project.pbxproj": Self.pbxproj(
+                appSettings: "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon; INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;",
+                extraObjects: objects, appConfigurations: "C2, C3"),
+            "App/Info.plist": Self.appPlist,
+            old + "Contents.json": marketing, old + "m.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba)),
+            old + "stray.png": .png(PNGSpec(width: 8, height: 8)),
+            debug + "Contents.json": marketing, debug + "m.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba)),
+        ])
+        #expect(rules.contains("icon.not-shipped App/Assets.xcassets/AppIconOld.appiconset"), "\(rules)")
+        #expect(rules.contains("icon.file-missing \(old)gone.png"), "a missing file makes the set unusable: still checked")
+        #expect(!rules.contains("icon.marketing-alpha \(old)m.png") && !rules.contains("icon.unassigned \(old)stray.png"))
+        #expect(!rules.contains { $0.hasPrefix("icon.not-shipped") && $0.contains("AppIconDebug") }, "the Debug configuration uses it")
+        #expect(rules.contains("icon.marketing-alpha \(debug)m.png"), "a set some configuration builds is fully checked")
+    }
+
+    @Test func aFindingThatDependsOnTheDevicesSaysWhy() throws {
+        let plist = ExampleFile.text(
+            "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>x</string><key>UISupportedInterfaceOrientations</key><array><string>UIInterfaceOrientationPortrait</string></array></dict></plist>\n"
+        )
+        let tree = try TempTree(["App/.reswatch.yaml": .text("deployment-target: \"15.0\"\n"), "App/Info.plist": plist])
+        let assumed = tree.engine().diagnostics.first { $0.rule == "plist.orientations" }
+        #expect(
+            assumed?.message.contains("no setting names the devices, so reswatch assumes iPhone and iPad") == true,
+            "\(assumed?.message ?? "-")")
+        try tree.write(["App/.reswatch.yaml": .text("deployment-target: \"15.0\"\ndevices: [iphone, ipad]\n")])
+        let configured = tree.engine().diagnostics.first { $0.rule == "plist.orientations" }
+        #expect(configured?.message.contains("iPad because devices: [iphone, ipad] in .reswatch.yaml") == true)
+    }
+
     @Test func aTvOSTargetAndAWidgetBesideTheApp() throws {
         let objects = """
             		T2 = {isa = PBXNativeTarget; name = TV; productType = "com.apple.product-type.application"; buildConfigurationList = L3; };

@@ -46,6 +46,21 @@ extension AppIconSetKind {
                     "App/Assets.xcassets/AppIcon-Dark.appiconset/i.png": T.png(120),
                 ], triggers: ["icon.marketing-missing"]),
             RuleExample(
+                "a set no configuration of the Xcode target uses",
+                files: [
+                    "App.xcodeproj/project.pbxproj": T.pbxproj(appIcon: "AppIcon"),
+                    "App/Info.plist": T.plist("<key>CFBundleIconName</key><string>AppIcon</string>"),
+                    "App/Assets.xcassets/AppIconOld.appiconset/Contents.json": T.contents([("universal", "1024x1024", nil, "icon.png")]),
+                    "App/Assets.xcassets/AppIconOld.appiconset/icon.png": T.png(1024, .rgba),
+                ], triggers: ["icon.not-shipped"], passes: ["icon.marketing-alpha"]),
+            RuleExample(
+                "the set the configuration builds with",
+                files: [
+                    "App.xcodeproj/project.pbxproj": T.pbxproj(appIcon: "AppIcon"),
+                    "App/Info.plist": T.plist("<key>CFBundleIconName</key><string>AppIcon</string>"),
+                    set + "/Contents.json": T.contents([("universal", "1024x1024", nil, "icon.png")]), set + "/icon.png": T.png(1024),
+                ], passes: ["icon.not-shipped"]),
+            RuleExample(
                 "121x120 in the 60@2x slot",
                 files: T.iphoneAllSizes(override: [set + "/iphone-60x60@2x.png": .png(PNGSpec(width: 121, height: 120))]),
                 triggers: ["icon.size-mismatch"]),

@@ -67,9 +67,16 @@ public struct AppIconSetKind: RuleKind {
         rationale: "QA1686 Tables 2/4/6 apply only to deployment targets of 6.1 or earlier; 1x iPads are gone since iOS 10.",
         fix: "Remove the legacy slot and its file; nothing on a supported device uses it.")
 
+    public static let notShipped = RuleInfo(
+        id: "icon.not-shipped", severity: .info,
+        summary: "An app icon set that no build configuration of the app uses (not the app icon, not an alternate icon).",
+        rationale:
+            "Its App Store rules (alpha, transparency, unassigned files) do not apply to a set no build includes; reswatch still checks what would make it unusable, and says that it did only that.",
+        fix: "Delete the set if it is left over, or name it in ASSETCATALOG_COMPILER_APPICON_NAME / _ALTERNATE_APPICON_NAMES.")
+
     public static let rules = [
         sizeMismatch, missingRequired, missingRecommended, marketingMissing, marketingAlpha, transparent, fileMissing,
-        unassigned, duplicateSlot, legacySlot,
+        unassigned, duplicateSlot, legacySlot, notShipped,
     ]
     public static let parameters = [
         "valid-slots": "idiom → list of \"size@scale\" slots actool accepts",
@@ -131,6 +138,14 @@ public struct AppIconSetKind: RuleKind {
         // apps' icons (ITMS-90717 names those).
         let owner = context.project.otherTarget(containing: subject.path)
         let extensionSet = owner.map { $0.productType.contains("extension") && !$0.productType.contains("watchkit") } ?? false
+        // A set no configuration builds with is checked only for what makes it unusable (missing
+        // or broken files, wrong sizes), and that is said once.
+        let unshipped = owner == nil ? context.project.unshippedIconSetReason(String(setName.dropLast(".appiconset".count))) : nil
+        if let unshipped {
+            context.report(
+                Self.notShipped, path: subject.path,
+                message: "\(setName): \(unshipped); only checked for missing or broken files and wrong sizes")
+        }
         var filled = Set<IconSlot>()
         var referenced = Set<String>()
         var seen: [String: Int] = [:]
@@ -235,7 +250,7 @@ public struct AppIconSetKind: RuleKind {
                         "\(slotName) only applies below iOS \(table.legacySlots.first { $0.slot == slot }!.below); the deployment target is \(target)"
                 )
             }
-            guard noAppearance, header.hasAlpha, !header.isCgBI, !extensionSet else { continue }
+            guard noAppearance, header.hasAlpha, !header.isCgBI, !extensionSet, unshipped == nil else { continue }
             if isMarketing {
                 let how = header.colorType?.hasAlphaChannel == true ? "colour type \(header.rawColorType)" : "a tRNS chunk"
                 var detail = ""
@@ -258,7 +273,8 @@ public struct AppIconSetKind: RuleKind {
         }
 
         // Files in the folder that no entry names.
-        for name in present.sorted() where name != "Contents.json" && !name.hasPrefix(".") && !referenced.contains(name) {
+        for name in present.sorted() where unshipped == nil && name != "Contents.json" && !name.hasPrefix(".") && !referenced.contains(name)
+        {
             context.report(
                 Self.unassigned, path: RelativePath.join(subject.path, name),
                 message: "\(name) is in \(setName) but Contents.json does not assign it to a slot")
@@ -333,7 +349,7 @@ public struct AppIconSetKind: RuleKind {
                         Self.missingRequired(code: code),
                         path: subject.path,
                         message:
-                            "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (required for \(tableLabel) apps, deployment target \(target))"
+                            "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (required for \(tableLabel) apps, deployment target \(target); \(tableLabel) because \(project.devicesBecause))"
                     )
                 } else {
                     guard !requiredSlots.contains(key), reported.insert(key).inserted else { continue }

@@ -46,7 +46,9 @@ public struct InterfaceOrientationsKind: RuleKind {
         if !missing.isEmpty {
             context.report(
                 Self.orientations, path: subject.path,
-                message: "the app runs on iPad with multitasking but does not support \(missing.joined(separator: ", "))")
+                message:
+                    "the app runs on iPad with multitasking but does not support \(missing.joined(separator: ", ")) (iPad because \(context.project.devicesBecause))"
+            )
         }
     }
 
