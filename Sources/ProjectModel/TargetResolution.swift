@@ -59,7 +59,9 @@ public enum TargetResolver {
             // The app icon sets every configuration uses (an archive ships one; Debug, Beta … others).
             var iconNames: [String: [String]] = [:]
             for configuration in target.configurations {
-                let s = configuration.name == configName ? settings : Self.settings(of: target, in: project, configuration: configuration.name, files: files).0
+                let s =
+                    configuration.name == configName
+                    ? settings : Self.settings(of: target, in: project, configuration: configuration.name, files: files).0
                 var names = s.string("ASSETCATALOG_COMPILER_APPICON_NAME").map { [$0] } ?? []
                 names += s.string("ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES")?.split(separator: " ").map(String.init) ?? []
                 iconNames[configuration.name] = names.filter { !$0.isEmpty }
