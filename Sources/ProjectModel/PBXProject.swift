@@ -16,6 +16,10 @@ public struct PBXBuildSettings: Sendable, Hashable {
     /// `ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES`, and `…_INCLUDE_ALL_APPICON_ASSETS = YES`.
     public var alternateAppIconNames: [String] = []
     public var includesAllAppIcons = false
+    /// Every iOS app target of the project, the primary one first.
+    public var appTargets: [String] = []
+    /// What the app target bundles (root-relative files and folders).
+    public var resources: [String] = []
     /// The app icon sets each configuration of the app target builds with.
     public var iconNamesByConfiguration: [String: [String]] = [:]
     /// A base .xcconfig that could not be read: settings it may set are unknown.
@@ -35,7 +39,8 @@ public struct PBXBuildSettings: Sendable, Hashable {
 public enum PBXProjectReader {
     /// Settings of the project's iOS application target (the one named like the project, else one
     /// a shared scheme archives, else the first), or of no target when the project has none.
-    public static func settings(_ project: XcodeProject, files: some ProjectFileAccess) -> PBXBuildSettings {
+    /// `app`: the name of the iOS app target to take the settings of (nil: the project's primary one).
+    public static func settings(_ project: XcodeProject, files: some ProjectFileAccess, app chosen: String? = nil) -> PBXBuildSettings {
         var result = PBXBuildSettings()
         let targets = TargetResolver.resolve(project, files: files)
         result.targets = targets
@@ -43,14 +48,21 @@ public enum PBXProjectReader {
         let apps =
             targets.filter { $0.isIOSApplication && $0.platform == .iOS }
             + targets.filter { $0.isIOSApplication && $0.platform == .unknown }
+        // Each known iOS app gets its own context (the primary one may be of unknown platform).
+        result.appTargets = apps.filter { $0.platform == .iOS }.map(\.name)
         let app =
-            apps.first { $0.name == project.name && $0.platform == .iOS } ?? apps.first {
+            (chosen.flatMap { name in apps.first { $0.name == name } })
+            ?? apps.first { $0.name == project.name && $0.platform == .iOS } ?? apps.first {
                 $0.configurationReason.hasPrefix("the shared scheme")
             }
             ?? apps.first
         guard let app else { return result }
         let s = app.settings
         result.targetName = app.name
+        result.resources = app.resources
+        if !result.appTargets.contains(app.name) { result.appTargets.insert(app.name, at: 0) }
+        result.appTargets.removeAll { $0 == app.name }
+        result.appTargets.insert(app.name, at: 0)
         result.iconNamesByConfiguration = app.iconNamesByConfiguration
         result.configuration = app.configuration
         result.configurationReason = app.configurationReason

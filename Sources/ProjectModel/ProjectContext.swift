@@ -38,8 +38,12 @@ public struct ProjectContext: Sendable, Hashable {
     public var includesAllAppIcons = false
     /// The app icon sets each configuration of the app target builds with (empty when unknown).
     public var iconNamesByConfiguration: [String: [String]] = [:]
-    /// The project's other targets (extensions, watch apps, other platforms): not the app.
+    /// The project's other targets (extensions, watch apps, other platforms, other apps).
     public var otherTargets: [OtherTarget] = []
+    /// Every iOS app target of the project (the primary one first); each gets its own context.
+    public var appTargets: [String] = []
+    /// Paths the app target owns: its bundled resources and its Info.plist's folder.
+    public var ownedPaths: [String] = []
     /// What the context was read from, or could not be (shown with it).
     public var notes: [String] = []
     public var ignore: [String] = []
@@ -97,14 +101,19 @@ public struct ProjectContext: Sendable, Hashable {
     /// The other target whose folder holds `path` (most specific folder), unless the path is in
     /// the app's own folder more specifically (its Info.plist's folder).
     public func otherTarget(containing path: String) -> OtherTarget? {
-        let owner = otherTargets.filter { $0.directory.map { RelativePath.isWithin(path, $0) } ?? false }
-            .max { ($0.directory?.count ?? 0) < ($1.directory?.count ?? 0) }
-        guard let owner, let ownerDir = owner.directory else { return nil }
-        if let plist = infoPlist {
-            let appDir = RelativePath.parent(plist)
-            if appDir.count > ownerDir.count && RelativePath.isWithin(path, appDir) { return nil }
+        // The most specific owned path decides: the app's own (resources, Info.plist folder) or
+        // another target's (its resources or folder).
+        func depth(_ paths: [String]) -> Int {
+            paths.filter { RelativePath.isWithin(path, $0) }.map { $0.isEmpty ? 0 : $0.utf8.count + 1 }.max() ?? -1
         }
-        return owner
+        var best: (OtherTarget, Int)?
+        for target in otherTargets {
+            let d = depth(target.paths)
+            if d >= 0, d > (best?.1 ?? -1) { best = (target, d) }
+        }
+        guard let (owner, ownerDepth) = best else { return nil }
+        let own = depth(ownedPaths + (infoPlist.map { [RelativePath.parent($0)] } ?? []))
+        return own >= ownerDepth ? nil : owner
     }
     public var isIPadOnly: Bool { devices == [.ipad] }
 }
@@ -119,6 +128,10 @@ public struct OtherTarget: Sendable, Hashable {
     public let productType: String
     /// Root-relative folder of its resources (its Info.plist's folder), if known.
     public let directory: String?
+    /// What it bundles (root-relative), from the project.
+    public var resources: [String] = []
+    /// Its folder and its resources.
+    public var paths: [String] { (directory.map { [$0] } ?? []) + resources }
     /// Not judged at all (another platform, or a second app): said once as project.not-checked.
     public let notChecked: Bool
 }
@@ -127,9 +140,30 @@ public struct OtherTarget: Sendable, Hashable {
 public enum ContextResolver {
     /// `infoPlistCandidates`: every Info.plist / *-Info.plist of the project (root-relative), for
     /// finding the app's own when no setting names it.
-    public static func resolve(projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [])
-        -> ProjectContext
+    /// One context per iOS app of the project (the primary app first; a project without an Xcode
+    /// project or with one app has one). Each app is judged with its own settings, on the paths
+    /// its target owns (`ownedPaths`).
+    public static func resolveAll(projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [])
+        -> [ProjectContext]
     {
+        let primary = resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates)
+        var contexts = [primary]
+        for app in primary.appTargets.dropFirst() {
+            contexts.append(resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app))
+        }
+        // A secondary app's own problems name it (the project's are reported once, by the primary).
+        for i in contexts.indices.dropFirst() {
+            let name = contexts[i].targetName ?? "?"
+            contexts[i].problems = contexts[i].problems.filter { !primary.problems.contains($0) }.map {
+                ContextProblem($0.kind, path: $0.path, line: $0.line, message: "target \(name): \($0.message)")
+            }
+        }
+        return contexts
+    }
+
+    public static func resolve(
+        projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [], app: String? = nil
+    ) -> ProjectContext {
         var context = ProjectContext(directory: dir)
 
         // 1. .reswatch.yaml
@@ -157,7 +191,7 @@ public enum ContextResolver {
             let path = RelativePath.join(dir, name)
             switch XcodeProjectReader.read(path, files: files) {
             case .success(let project):
-                let settings = PBXProjectReader.settings(project, files: files)
+                let settings = PBXProjectReader.settings(project, files: files, app: app)
                 // The first project with an iOS app is the app's; the others' targets are noted.
                 if pbx.targetName == nil, settings.targetName != nil || xcodeprojName == nil {
                     let others = pbx.targets
@@ -208,6 +242,8 @@ public enum ContextResolver {
                 ContextProblem(.xcconfigProblem, path: problem.file, line: problem.line > 0 ? problem.line : nil, message: problem.message))
         }
         context.targetName = pbx.targetName
+        context.appTargets = pbx.appTargets
+        context.ownedPaths = pbx.resources
         context.configuration = pbx.configuration
         context.configurationReason = pbx.configurationReason
         context.alternateAppIconNames = pbx.alternateAppIconNames
@@ -338,6 +374,17 @@ public enum ContextResolver {
                 let place = origin.map { RelativePath.name($0.file) + ($0.line.map { ":\($0)" } ?? "") } ?? "project.pbxproj"
                 return LocatedInfoPlist(path: p, reason: "INFOPLIST_FILE in \(place)")
             }
+            // The target names its Info.plist and it is not there: no other file is taken for it
+            // (in a project of several apps that would be another app's).
+            if !file.hasPrefix("/"), let p = RelativePath.normalize(RelativePath.join(dir, file)) {
+                return LocatedInfoPlist(
+                    path: nil, reason: "INFOPLIST_FILE \(p) not found",
+                    problem: ContextProblem(
+                        .infoPlistUnresolved, path: dir, line: nil,
+                        message:
+                            "INFOPLIST_FILE names \(p), which is not in the checked tree: rules that read the app's Info.plist did not run")
+                )
+            }
         }
         var conventional = [RelativePath.join(dir, "Info.plist")]
         if let name = xcodeprojName {
@@ -388,12 +435,16 @@ public enum ContextResolver {
                 directory = RelativePath.join(dir, target.name)
             }
             if directory == dir { directory = nil }  // shares the app's folder: nothing to tell apart
-            let resources = target.isApplication || target.productType.contains("extension") || target.productType.contains("watchapp")
-            return OtherTarget(
+            let bundles = target.isApplication || target.productType.contains("extension") || target.productType.contains("watchapp")
+            // Another platform is not judged; nor an app whose platform cannot be told (it may be a
+            // Mac app). Another iOS app is judged in its own context; an iOS extension (or one whose
+            // platform cannot be told) with the app's, in its own folder.
+            let otherPlatform = ![.iOS, .unknown].contains(target.platform) || (target.isApplication && target.platform == .unknown)
+            var other = OtherTarget(
                 name: target.name, kind: target.kindDescription, platform: target.platform, productType: target.productType,
-                // Another platform, or a second app: not judged. An iOS extension (or one whose
-                // platform cannot be told) is judged with the app's context, in its own folder.
-                directory: directory, notChecked: resources && (![.iOS, .unknown].contains(target.platform) || target.isApplication))
+                directory: directory, notChecked: bundles && otherPlatform)
+            other.resources = target.resources
+            return other
         }
     }
 

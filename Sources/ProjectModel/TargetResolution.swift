@@ -17,6 +17,8 @@ public struct ResolvedTarget: Sendable, Hashable {
     public let problems: [XcconfigProblem]
     /// The app icon set names (primary and alternates) each configuration builds with.
     public var iconNamesByConfiguration: [String: [String]] = [:]
+    /// What the target bundles (root-relative files and folders), from the project.
+    public var resources: [String] = []
 
     public var isApplication: Bool { productType == "com.apple.product-type.application" }
     /// An iOS app (a target whose platform cannot be told is taken for one: iOS is Xcode's
@@ -69,7 +71,7 @@ public enum TargetResolver {
             return ResolvedTarget(
                 id: target.id, name: target.name, productType: target.productType, configuration: configName,
                 configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems,
-                iconNamesByConfiguration: iconNames)
+                iconNamesByConfiguration: iconNames, resources: target.resources)
         }
     }
 

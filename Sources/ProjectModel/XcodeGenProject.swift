@@ -115,10 +115,14 @@ public enum XcodeGenReader {
                     name: config, settings: settings, baseConfiguration: configFile(t["configFiles"], config: config),
                     unresolvedBaseConfiguration: nil)
             }
-            targets.append(
-                XcodeProject.Target(
-                    id: targetName, name: targetName, productType: productTypes[type] ?? type, configurations: configurations,
-                    defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last))
+            var generated = XcodeProject.Target(
+                id: targetName, name: targetName, productType: productTypes[type] ?? type, configurations: configurations,
+                defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last)
+            // XcodeGen bundles what its sources folders hold.
+            let sources = t["sources"]?.sequence ?? t["sources"].map { [$0] } ?? []
+            generated.resources = sources.compactMap { $0.string ?? $0["path"]?.string }.filter { !$0.hasPrefix("/") }
+                .compactMap { RelativePath.normalize(RelativePath.join(directory, $0)) }
+            targets.append(generated)
         }
         let project = XcodeProject(
             directory: directory, path: path, name: name, configurations: projectConfigurations,

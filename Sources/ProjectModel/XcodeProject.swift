@@ -18,6 +18,10 @@ public struct XcodeProject: Sendable, Hashable {
         public let productType: String
         public let configurations: [Configuration]
         public let defaultConfigurationName: String?
+        /// What the target bundles, root-relative: the files and folders of its Copy Bundle
+        /// Resources phase and its synchronized folders (Xcode 16). A path inside one of them is
+        /// the target's resource, whichever folder it sits in.
+        public var resources: [String] = []
 
         public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
     }
@@ -108,10 +112,29 @@ public enum XcodeProjectReader {
             guard let t = objects[id], t["isa"]?.string == "PBXNativeTarget" || t["isa"]?.string == "PBXAggregateTarget" else { continue }
             let targetName = t["name"]?.string ?? id
             let (configs, def) = configurations(t["buildConfigurationList"]?.string, owner: "target \(targetName)")
-            targets.append(
-                XcodeProject.Target(
-                    id: id, name: targetName, productType: t["productType"]?.string ?? "", configurations: configs,
-                    defaultConfigurationName: def))
+            var target = XcodeProject.Target(
+                id: id, name: targetName, productType: t["productType"]?.string ?? "", configurations: configs,
+                defaultConfigurationName: def)
+            var resources: [String] = []
+            for phase in t["buildPhases"]?.array?.compactMap(\.string) ?? []
+            where objects[phase]?["isa"]?.string == "PBXResourcesBuildPhase" {
+                for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {
+                    guard let ref = objects[file]?["fileRef"]?.string else { continue }
+                    if objects[ref]?["isa"]?.string == "PBXVariantGroup" {
+                        // A localized resource: each .lproj variant is bundled.
+                        for child in objects[ref]?["children"]?.array?.compactMap(\.string) ?? [] {
+                            if let p = paths.path(of: child) { resources.append(p) }
+                        }
+                    } else if let p = paths.path(of: ref) {
+                        resources.append(p)
+                    }
+                }
+            }
+            for group in t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
+                if let p = paths.path(of: group) { resources.append(p) }
+            }
+            target.resources = resources
+            targets.append(target)
         }
         return XcodeProject(
             directory: directory, path: xcodeproj, name: name, configurations: projectConfigs, defaultConfigurationName: projectDefault,

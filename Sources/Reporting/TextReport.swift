@@ -54,8 +54,11 @@ public struct TextReport: Sendable {
             context.sources = [:]
             projects.append(CheckReport.Project(root: parts[0], path: parts[1], context: .init(context)))
         }
-        for project in projects {
+        var printed = Set<String>()
+        for (index, project) in projects.enumerated() {
             let key = "\(project.root)\u{0}\(project.path)"
+            // A project with several iOS apps: one block, a header line per app, the findings once.
+            guard printed.insert(key).inserted else { continue }
             let diagnostics = byProject[key] ?? []
             let c = project.context
             let title = FileName.display(project.path.isEmpty ? project.root : project.root + "/" + project.path)
@@ -81,6 +84,13 @@ public struct TextReport: Sendable {
             if let icon = c.appIcon { used.append("app icon set \(FileName.display(icon))\(source("app-icon"))") }
             used += c.notes
             if !used.isEmpty { out.append("  " + paint(used.joined(separator: "; "), "2")) }
+            for more in projects[(index + 1)...] where "\(more.root)\u{0}\(more.path)" == key {
+                let m = more.context
+                var line = "also target \(m.target ?? "?") (\(m.devices.joined(separator: "+")), iOS \(m.deploymentTarget))"
+                if let plist = m.infoPlist { line += "; Info.plist \(FileName.display(plist))" }
+                if let icon = m.appIcon { line += "; app icon set \(FileName.display(icon))" }
+                out.append("  " + paint(line, "2"))
+            }
             if diagnostics.isEmpty { out.append("  no problems") }
             for d in diagnostics {
                 out.append("  " + line(d))

@@ -155,7 +155,7 @@ public final class Engine {
 
     /// The resolved context of every project, by directory.
     public var projectContexts: [ProjectContext] {
-        projects.values.map(\.context).sorted { $0.directory < $1.directory }
+        projects.sorted { $0.key < $1.key }.flatMap(\.value.contexts)
     }
 
     /// Module load errors of the base set and of projects' own modules.
@@ -235,7 +235,7 @@ public final class Engine {
                 continue
             }
             let fresh = resolveProject(dir)
-            if fresh.context != state.context || fresh.rules.rules.map(\.source) != state.rules.rules.map(\.source)
+            if fresh.contexts != state.contexts || fresh.rules.rules.map(\.source) != state.rules.rules.map(\.source)
                 || fresh.rules.errors != state.rules.errors
             {
                 for key in records.keys where subjects[key.subject] == dir { drop(key) }
@@ -445,7 +445,10 @@ public final class Engine {
                 rulesBySource[dir] = Dictionary(state.rules.rules.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
             }
             guard let rule = rulesBySource[dir]?[key.rule] else { continue }
-            work.append(Work(key: key, rule: rule, context: state.context, allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
+            work.append(
+                Work(
+                    key: key, rule: rule, context: state.context(for: key.subject.path),
+                    allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
         }
         let results = Mutex([(EvalKey, EvalRecord)]())
         let snapshot = tree

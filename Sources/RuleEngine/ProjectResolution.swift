@@ -1,12 +1,30 @@
 /// A project's resolved state: its context, the rules in force for it (base plus its own
 /// `.reswatch/rules`), what was read to resolve it, and the problems found in its configuration.
 struct ProjectState: Sendable {
-    var context: ProjectContext
+    /// The primary app's context (or the project's, without an Xcode project).
+    var context: ProjectContext { contexts[0] }
+    /// One context per iOS app of the project, the primary one first.
+    var contexts: [ProjectContext]
     var inputs: Set<EvaluationInput>
     var rules: RuleSet
     /// config.invalid / project.* findings: reported by the engine itself, so a configuration can
     /// never silence the report of its own problems.
     var diagnostics: [Diagnostic]
+}
+
+extension ProjectState {
+    /// The context a path is judged with: the app whose target owns it most specifically (its
+    /// resources, its Info.plist's folder), else the primary app's.
+    func context(for path: String) -> ProjectContext {
+        guard contexts.count > 1 else { return contexts[0] }
+        var best = (contexts[0], -1)
+        for c in contexts {
+            let owned = c.ownedPaths + (c.infoPlist.map { [RelativePath.parent($0)] } ?? [])
+            let depth = owned.filter { RelativePath.isWithin(path, $0) }.map { $0.isEmpty ? 0 : $0.utf8.count + 1 }.max() ?? -1
+            if depth > best.1 { best = (c, depth) }
+        }
+        return best.0
+    }
 }
 
 /// Resolves one project of a tree: context (ContextResolver), own rule modules, and problems.
@@ -21,7 +39,8 @@ struct ProjectResolver {
     func resolve(_ dir: String) -> ProjectState {
         let recorder = TreeAccess(tree: tree)
         recorder.inputs.insert(.subjects(.infoPlist, project: dir))
-        let context = ContextResolver.resolve(projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists)
+        let contexts = ContextResolver.resolveAll(projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists)
+        let context = contexts[0]
         var rules = baseRules
         let moduleDir = RelativePath.join(dir, ".reswatch/rules")
         if case .success(let entries) = recorder.list(moduleDir) {
@@ -41,6 +60,7 @@ struct ProjectResolver {
             rules = rules.overlaid(with: RuleModuleLoader.load(files: files, registry: registry))
         }
         var problems = context.problems
+        for other in contexts.dropFirst() { problems += other.problems.filter { !problems.contains($0) } }
         problems += unknownRuleIds(context, rules: rules)
         if !context.ignore.isEmpty { problems += emptyGlobs(context, recorder: recorder) }
         let diagnostics = problems.map { problem in
@@ -49,7 +69,7 @@ struct ProjectResolver {
                 rule: info.id, severity: severity, root: root, project: dir, path: problem.path, line: problem.line,
                 message: problem.message, fix: info.fix)
         }
-        return ProjectState(context: context, inputs: recorder.inputs, rules: rules, diagnostics: diagnostics)
+        return ProjectState(contexts: contexts, inputs: recorder.inputs, rules: rules, diagnostics: diagnostics)
     }
 
     /// Ids in `rules.disable` / `rules.severity` that no rule in force reports.

@@ -151,6 +151,51 @@ import Testing
         #expect(configured?.message.contains("iPad because devices: [iphone, ipad] in .reswatch.yaml") == true)
     }
 
+    @Test func twoIOSAppsInOneProjectAreEachJudgedWithTheirOwnSettings() throws {
+        // Lite (iPhone only) and Pro (universal) share a folder; each bundles its own catalog.
+        let objects = """
+            		T2 = {isa = PBXNativeTarget; name = Pro; productType = "com.apple.product-type.application"; buildConfigurationList = L3; buildPhases = (R2); };
+            		L3 = {isa = XCConfigurationList; buildConfigurations = (C3); };
+            		C3 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = iphoneos; INFOPLIST_FILE = Apps/Pro-Info.plist; TARGETED_DEVICE_FAMILY = "1,2"; IPHONEOS_DEPLOYMENT_TARGET = 15.0; ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon; }; };
+            		R1 = {isa = PBXResourcesBuildPhase; files = (B1); };
+            		R2 = {isa = PBXResourcesBuildPhase; files = (B2); };
+            		B1 = {isa = PBXBuildFile; fileRef = F3; };
+            		B2 = {isa = PBXBuildFile; fileRef = F4; };
+            		F3 = {isa = PBXFileReference; path = Apps/Lite.xcassets; sourceTree = "<group>"; };
+            		F4 = {isa = PBXFileReference; path = Apps/Pro.xcassets; sourceTree = "<group>"; };
+            """
+        var pbxproj = Self.pbxproj(
+            appSettings:
+                "INFOPLIST_FILE = Apps/Lite-Info.plist; SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = 1; IPHONEOS_DEPLOYMENT_TARGET = 15.0; ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon;",
+            extraTargets: ", T2", extraObjects: objects)
+        if case .text(let text) = pbxproj {
+            pbxproj = .text(
+                text.replacingOccurrences(
+                    of: "buildConfigurationList = L2; };", with: "buildConfigurationList = L2; buildPhases = (R1); };"
+                )
+                .replacingOccurrences(of: "name = App;", with: "name = Lite;"))
+        }
+        let iphoneOnly = ExampleFile.text(
+            "{\"images\":[{\"idiom\":\"iphone\",\"size\":\"60x60\",\"scale\":\"2x\",\"filename\":\"i.png\"},{\"idiom\":\"ios-marketing\",\"size\":\"1024x1024\",\"scale\":\"1x\",\"filename\":\"m.png\"}]}"
+        )
+        var files: [String: ExampleFile] = [
+            "App.xcodeproj/project.pbxproj": pbxproj, "Apps/Lite-Info.plist": Self.appPlist, "Apps/Pro-Info.plist": Self.appPlist,
+        ]
+        for catalog in ["Apps/Lite.xcassets", "Apps/Pro.xcassets"] {
+            files[catalog + "/AppIcon.appiconset/Contents.json"] = iphoneOnly
+            files[catalog + "/AppIcon.appiconset/i.png"] = .png(PNGSpec(width: 120, height: 120))
+            files[catalog + "/AppIcon.appiconset/m.png"] = .png(PNGSpec(width: 1024, height: 1024))
+        }
+        let tree = try TempTree(files)
+        let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let targets = (root["projects"] as? [[String: Any]] ?? []).compactMap { ($0["context"] as? [String: Any])?["target"] as? String }
+        #expect(Set(targets) == ["Lite", "Pro"], "one context per app")
+        let missing = (root["diagnostics"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "icon.missing-required" }
+            .compactMap { $0["path"] as? String }
+        #expect(Set(missing) == ["Apps/Pro.xcassets/AppIcon.appiconset"], "only universal Pro needs iPad icons: \(missing)")
+    }
+
     @Test func aTvOSTargetAndAWidgetBesideTheApp() throws {
         let objects = """
             		T2 = {isa = PBXNativeTarget; name = TV; productType = "com.apple.product-type.application"; buildConfigurationList = L3; };
