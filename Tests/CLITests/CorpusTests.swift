@@ -121,6 +121,22 @@ struct CorpusTests {
         ("zulip-mobile", "icon.size-mismatch", "ios/ZulipMobile/Images.xcassets/AppIcon.appiconset/", "MANIFEST: size mismatch"),
         // Judged: the manifest is incomplete here.
         (
+            "DOOM-iOS-2012", "icon.marketing-missing", "code/iphone/Info.plist",
+            "loose icons only: App Store Connect takes the 1024 App Store icon from an asset catalog (ITMS-90704)"
+        ),
+        (
+            "iOctocat", "icon.marketing-missing", "Info.plist",
+            "loose icons only: the App Store icon must come from an asset catalog (ITMS-90704)"
+        ),
+        (
+            "newsyc", "icon.marketing-missing", "Info.plist",
+            "loose icons only: the App Store icon must come from an asset catalog (ITMS-90704)"
+        ),
+        (
+            "newsyc", "icon.missing-required", "Info.plist",
+            "no iPad Pro 167x167 icon: App Store Connect requires it for iPad apps (ITMS-90023)"
+        ),
+        (
             "iOctocat", "icon.missing-required", "Info.plist",
             "manifest incomplete: deployment target 6.0 means QA1686 Tables 5 and 6 both apply, and Table 5 requires Icon-60@2x (120) and Icon-76 (76), which the app does not have"
         ),

@@ -3,7 +3,7 @@ import RuleEngine
 import TestSupport
 import Testing
 
-/// A legacy iOS 6 iPhone project that follows the seeds exactly reports no error and no warning.
+/// A legacy iOS 6 iPhone project (Ad Hoc) that follows the seeds exactly reports no error and no warning.
 @Suite struct LegacyProjectTests {
     /// QA1686 Tables 1 and 2 (iPhone-only, deployment target 6.1 or earlier), every file.
     static let icons: [String: Int] = [
@@ -19,6 +19,11 @@ import Testing
         files["Legacy/Resources/Default.png"] = .png(PNGSpec(width: 320, height: 480))
         files["Legacy/Resources/Default@2x.png"] = .png(PNGSpec(width: 640, height: 960))
         files["Legacy/Resources/Default-568h@2x.png"] = .png(PNGSpec(width: 640, height: 1136))
+        // QA1686's Ad Hoc column: an App Store build today must take its 1024 icon from an asset
+        // catalog (ITMS-90704), which a loose-icon project has not; Ad Hoc carries iTunesArtwork.
+        files["Legacy/.reswatch.yaml"] = .text("distribution: ad-hoc\n")
+        files["Legacy/Resources/iTunesArtwork"] = .png(PNGSpec(width: 512, height: 512))
+        files["Legacy/Resources/iTunesArtwork@2x"] = .png(PNGSpec(width: 1024, height: 1024))
         let names = ["Icon", "Icon-60", "Icon-72", "Icon-76", "Icon-Small", "Icon-Small-40", "Icon-Small-50"]
         files["Legacy/Info.plist"] = .text(
             """

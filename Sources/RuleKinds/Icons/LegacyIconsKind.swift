@@ -16,6 +16,7 @@ public struct LegacyIconsKind: RuleKind {
         fix: "Add the file to the project, or fix the name; prefer names without extension so variants are found.")
     public static let rules = [
         invalidPath, AppIconSetKind.sizeMismatch, AppIconSetKind.missingRequired, AppIconSetKind.missingRecommended,
+        AppIconSetKind.marketingMissing,
     ]
     public static let parameters = ["rows": "the seed icon tables (shared with appicon-set through a YAML anchor)"]
 
@@ -60,9 +61,11 @@ public struct LegacyIconsKind: RuleKind {
         declared += files.filter { Self.fixedNames.contains($0.key) }.map(\.value)
         if names.isEmpty && declared.isEmpty { return }
         var sizes = Set<Int>()
-        // The seed's own rows (they name a file); the App Store Connect additions (152/167 px,
-        // 20 pt) apply to asset catalogs, which App Store Connect has required since Xcode 9.
-        let rows = table.rows(for: project).filter { $0.file != nil && !$0.file!.hasPrefix("iTunesArtwork") }
+        // The seed's own rows (they name a file), and the sizes App Store Connect requires whatever
+        // holds the icons (iPad 152 and 167, ITMS-90023): loose files and catalogs agree on them.
+        let rows = table.rows(for: project).filter {
+            ($0.file != nil && !$0.file!.hasPrefix("iTunesArtwork")) || ($0.file == nil && $0.level(for: project.distribution) == .required)
+        }
         for path in Set(declared).sorted() {
             guard case .success(let facts) = context.image(path), let h = facts.header else { continue }
             if h.width == h.height { sizes.insert(h.width) }
@@ -88,7 +91,9 @@ public struct LegacyIconsKind: RuleKind {
                         AppIconSetKind.missingRequired(code: row.code),
                         path: infoPath,
                         message:
-                            "\(what) among the icons Info.plist names (required for \(label) apps, deployment target \(project.deploymentTarget))"
+                            "\(what) among the icons Info.plist names ("
+                            + (row.file == nil ? "App Store Connect requires it for apps that run on iPad" : "required for \(label) apps")
+                            + ", deployment target \(project.deploymentTarget); \(label) because \(project.devicesBecause))"
                     )
                 } else {
                     context.report(
@@ -97,6 +102,20 @@ public struct LegacyIconsKind: RuleKind {
                 }
             }
         }
+        reportStoreIcon(context, infoPath: infoPath)
+    }
+
+    /// App Store Connect takes the 1024 App Store icon from an asset catalog (ITMS-90704): an app
+    /// whose icons are all loose files has none.
+    func reportStoreIcon(_ context: EvaluationContext, infoPath: String) {
+        guard context.project.distribution == .appStore else { return }
+        context.report(
+            AppIconSetKind.marketingMissing, path: infoPath,
+            message:
+                "the app's icons are loose files named by Info.plist; App Store Connect takes the 1024x1024 App Store icon from an asset catalog's app icon set, which the app does not have",
+            fix:
+                "Add an asset catalog with an app icon set holding a 1024x1024 RGB PNG without alpha, and set ASSETCATALOG_COMPILER_APPICON_NAME."
+        )
     }
 
     /// Icon file names iOS looks up by name (seed 001), whatever the Info.plist lists.
@@ -148,11 +167,12 @@ public struct LegacyIconsKind: RuleKind {
             )
         }
         let config = ExampleTrees.config(devices: "[iphone]", target: "8.0")
+        let adHoc = ExampleTrees.config(devices: "[iphone]", target: "8.0", extra: "distribution: ad-hoc\n")
         return [
             RuleExample(
-                "an iPhone app's icons named without extensions",
+                "an iPhone app's icons named without extensions (Ad Hoc)",
                 files: [
-                    "App/.reswatch.yaml": config,
+                    "App/.reswatch.yaml": adHoc,
                     "App/Info.plist": plist(
                         "<string>Icon-60</string><string>Icon-76</string><string>Icon-Small-40</string><string>Icon-Small</string>"),
                     "App/Icons/Icon-60@2x.png": png(120), "App/Icons/Icon-60@3x.png": png(180), "App/Icons/Icon-Small-40@2x.png": png(80),
@@ -160,6 +180,11 @@ public struct LegacyIconsKind: RuleKind {
                     "App/Icons/Icon-Small@3x.png": png(87),
                     "App/Icons/Icon-76.png": png(76), "App/Icons/Icon-76@2x.png": png(152), "App/Icons/Icon-Small-40.png": png(40),
                 ], passes: rules.map(\.id)),
+            RuleExample(
+                "loose icons only, for the App Store: no 1024 App Store icon (it must come from an asset catalog)",
+                files: [
+                    "App/.reswatch.yaml": config, "App/Info.plist": plist("<string>Icon-60</string>"), "App/Icon-60@2x.png": png(120),
+                ], triggers: ["icon.marketing-missing"]),
             RuleExample(
                 "a name with no file", files: ["App/.reswatch.yaml": config, "App/Info.plist": plist("<string>Missing</string>")],
                 triggers: ["plist.invalid-image-path", "icon.missing-required"]),
