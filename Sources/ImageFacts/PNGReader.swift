@@ -22,7 +22,7 @@ public enum PNGReader {
         let header: PNGHeader? =
             info.has_ihdr != 0
             ? PNGHeader(
-                width: Int(info.width), height: Int(info.height), bitDepth: Int(info.bit_depth),
+                width: Int(truncatingIfNeeded: info.width), height: Int(truncatingIfNeeded: info.height), bitDepth: Int(info.bit_depth),
                 rawColorType: Int(info.color_type), interlaced: info.interlace != 0,
                 hasPalette: info.has_plte != 0, hasTransparencyChunk: info.has_trns != 0,
                 hasICCProfile: info.has_iccp != 0, hasSRGB: info.has_srgb != 0, isCgBI: info.has_cgbi != 0)

@@ -40,7 +40,11 @@ public struct AssetImageEntry: Sendable, Hashable {
     public var points: (width: Double, height: Double)? {
         guard let size else { return nil }
         let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0 else { return nil }
+        // "1e19x1e19", "infxinf": not a size (a slot is at most a few thousand points).
+        let limit = Double(CheckedNumber.maximumPixels)
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite, w > 0, h > 0, w <= limit,
+            h <= limit
+        else { return nil }
         return (w, h)
     }
 

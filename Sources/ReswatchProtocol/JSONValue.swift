@@ -41,7 +41,8 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
 
     public subscript(key: String) -> JSONValue? { if case .object(let o) = self { return o[key] } else { return nil } }
     public var string: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var int: Int? { if case .number(let n) = self, n == n.rounded() { return Int(n) } else { return nil } }
+    /// A whole number that fits an Int (nil for 1e300, NaN, 1.5 …: the caller answers with an error).
+    public var int: Int? { if case .number(let n) = self { return Int(exactly: n) } else { return nil } }
     public var object: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
     public var array: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
 

@@ -78,7 +78,7 @@ public final class ReswatchClient {
                 buffer.removeSubrange(...nl)
                 return line
             }
-            let remaining = Int(deadline.timeIntervalSinceNow * 1000)
+            let remaining = Int(exactly: (deadline.timeIntervalSinceNow * 1000).rounded(.down)) ?? 0
             if remaining <= 0 { return nil }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, Int32(min(remaining, Int(Int32.max))))
@@ -116,7 +116,7 @@ public final class ReswatchClient {
         try send(raw: RPCEncoder.request(id: id, method: method, params: params))
         let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
         while true {
-            let remaining = Int(deadline.timeIntervalSinceNow * 1000)
+            let remaining = Int(exactly: (deadline.timeIntervalSinceNow * 1000).rounded(.down)) ?? 0
             guard remaining > 0, let message = try readMessage(timeoutMilliseconds: remaining) else {
                 throw .timeout("waiting \(timeoutMilliseconds) ms for the reply to \(method)")
             }

@@ -36,7 +36,10 @@ enum ExampleParser {
             try png.expectOnly([
                 "width", "height", "color", "bit-depth", "interlaced", "transparent", "trns", "cgbi", "bad-crc", "truncate",
             ])
-            guard let w = try png.int("width"), let h = try png.int("height") else { throw png.error("png: width and height are required") }
+            // Examples are synthesized in memory: sizes are bounded (no real icon or launch image is larger).
+            guard let w = try png.int("width", in: 1...4096), let h = try png.int("height", in: 1...4096) else {
+                throw png.error("png: width and height are required")
+            }
             var spec = PNGSpec(width: w, height: h)
             if let c = try png.string("color") {
                 guard let color = PNGSpec.Color(rawValue: c) else {
@@ -44,7 +47,8 @@ enum ExampleParser {
                 }
                 spec.color = color
             }
-            spec.bitDepth = try png.int("bit-depth") ?? 8
+            spec.bitDepth = try png.int("bit-depth", in: 1...16) ?? 8
+            guard [1, 2, 4, 8, 16].contains(spec.bitDepth) else { throw png.error("png: bit-depth is 1, 2, 4, 8 or 16") }
             spec.interlaced = try png.bool("interlaced") ?? false
             // A fully transparent pixel in the middle of the image (a see-through hole).
             spec.transparentPixels = try png.bool("transparent") ?? false
@@ -52,7 +56,7 @@ enum ExampleParser {
             spec.trns = try png.bool("trns") ?? false
             spec.cgbi = try png.bool("cgbi") ?? false
             spec.badCRC = try png.bool("bad-crc") ?? false
-            spec.truncateTo = try png.int("truncate")
+            spec.truncateTo = try png.int("truncate", in: 0...Int(Int32.max))
             return .png(spec)
         }
         if try p.bool("directory") == true { return .directory }

@@ -71,6 +71,13 @@ public struct ModuleParameters: @unchecked Sendable {
         return i
     }
 
+    /// An integer that must lie in `range` (module data is outside input: a project may ship it).
+    public func int(_ key: String, in range: ClosedRange<Int>) throws(ModuleError) -> Int? {
+        guard let i = try int(key) else { return nil }
+        guard range.contains(i) else { throw error("\(key): \(i) is outside \(range.lowerBound)…\(range.upperBound)", at: value(key)!) }
+        return i
+    }
+
     public func double(_ key: String) throws(ModuleError) -> Double? {
         guard let v = value(key) else { return nil }
         guard let s = v.scalar?.string, let d = Double(s) else { throw error("\(key): expected a number", at: v) }

@@ -183,7 +183,7 @@ struct WatchLoop {
                     let reason =
                         "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)); "
                         + "raise it with: sysctl fs.inotify.max_user_watches=\(max(524_288, (Int(limit) ?? 0) * 2)). "
-                        + "Unwatched folders are rescanned every \(Int(Self.degradedRetrySeconds)) s."
+                        + "Unwatched folders are rescanned every \(Self.degradedRetrySeconds.formatted()) s."
                     if degraded[root] == nil {
                         degraded[root] = reason
                         publishDegraded()

@@ -39,7 +39,7 @@ struct StatusCommand: ParsableCommand {
         let result = try client.call(.status)
         guard format == .text, let status = try? result.decode(StatusResult.self) else { return printJSON(result) }
         print(
-            "reswatch daemon: generation \(status.generation), up \(Int(status.uptimeSeconds)) s, \(status.watches) watches, settle \(status.settleMilliseconds) ms"
+            "reswatch daemon: generation \(status.generation), up \(Int(exactly: status.uptimeSeconds.rounded(.down)) ?? 0) s, \(status.watches) watches, settle \(status.settleMilliseconds) ms"
         )
         if status.roots.isEmpty { print("  no roots watched (add one with 'reswatch watch add DIR')") }
         for r in status.roots {

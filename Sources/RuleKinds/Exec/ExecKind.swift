@@ -37,8 +37,7 @@ public struct ExecKind: RuleKind {
             argv[0] = RelativePath.parent(p.file) + "/" + argv[0]
         }
         self.argv = argv
-        timeoutMilliseconds = try p.int("timeout-ms") ?? 5000
-        guard timeoutMilliseconds > 0 else { throw p.error("timeout-ms must be positive") }
+        timeoutMilliseconds = try p.int("timeout-ms", in: 1...600_000) ?? 5000
         var kinds = Set<SubjectKind>()
         for s in try p.strings("subjects") ?? ["image"] {
             guard let k = SubjectKind(rawValue: s) else {

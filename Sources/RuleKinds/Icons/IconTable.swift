@@ -20,7 +20,8 @@ struct IconSlot: Hashable, Sendable, CustomStringConvertible {
             return nil
         }
         let sizeScale = spec.split(separator: "@")
-        guard sizeScale.count == 2, let s = Double(sizeScale[0]), sizeScale[1].hasSuffix("x"),
+        guard sizeScale.count == 2, let s = Double(sizeScale[0]), s.isFinite, s > 0, s <= Double(CheckedNumber.maximumPixels),
+            sizeScale[1].hasSuffix("x"),
             let k = Int(sizeScale[1].dropLast()), (1...3).contains(k)
         else { return nil }
         size = s
@@ -33,8 +34,9 @@ struct IconSlot: Hashable, Sendable, CustomStringConvertible {
         self.scale = scale
     }
 
-    var pixels: Int { Int((size * Double(scale)).rounded()) }
-    var sizeText: String { size == size.rounded() ? String(Int(size)) : String(size) }
+    /// Pixels of the slot; -1 (matches no image) for a size beyond any real slot.
+    var pixels: Int { CheckedNumber.rounded(size * Double(scale), in: 0...CheckedNumber.maximumPixels) ?? -1 }
+    var sizeText: String { CheckedNumber.int(size).map(String.init) ?? String(size) }
     var description: String { "\(idiom) \(sizeText)@\(scale)x" }
 }
 

@@ -158,12 +158,13 @@ public struct LaunchImagesKind: RuleKind {
         guard case .success(let facts) = context.image(subject.path), let header = facts.header else { return }
         // The entry's size applies to the file it resolves to: its name plus a scale (and ~iphone).
         if let entry = entries[base], modifiers.isEmpty, device != "ipad" {
-            let w = Int((entry.width * Double(scale)).rounded())
-            let h = Int((entry.height * Double(scale)).rounded())
+            let w = CheckedNumber.rounded(entry.width * Double(scale), in: 0...CheckedNumber.maximumPixels) ?? -1
+            let h = CheckedNumber.rounded(entry.height * Double(scale), in: 0...CheckedNumber.maximumPixels) ?? -1
             let row = Row(
                 device: "-", height: "-", orientation: "-", scale: scale, width: entry.landscape ? h : w, heightPx: entry.landscape ? w : h,
                 legacy: false)
-            let points = "{\(Int(entry.width)), \(Int(entry.height))}"
+            let points =
+                "{\(CheckedNumber.int(entry.width).map(String.init) ?? String(entry.width)), \(CheckedNumber.int(entry.height).map(String.init) ?? String(entry.height))}"
             check(subject.path, header, [row], "its UILaunchImages entry \(points) @\(scale)x", context)
             return
         }
