@@ -69,9 +69,12 @@ public enum ContentsError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty
     case invalidJSON(String, line: Int?)
     case wrongShape(String, line: Int?)
+    /// The file could not be read (permissions, a FIFO, a link out of the root): not judged.
+    case unreadable(String)
 
     public var description: String {
         switch self {
+        case .unreadable(let reason): "cannot be read: \(reason)"
         case .empty: "Contents.json is empty"
         case .invalidJSON(let m, let line): "not valid JSON" + (line.map { " (line \($0))" } ?? "") + ": \(m)"
         case .wrongShape(let m, let line): m + (line.map { " (line \($0))" } ?? "")
@@ -79,7 +82,7 @@ public enum ContentsError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     public var line: Int? {
         switch self {
-        case .empty: nil
+        case .empty, .unreadable: nil
         case .invalidJSON(_, let l), .wrongShape(_, let l): l
         }
     }

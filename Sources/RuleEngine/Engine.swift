@@ -529,8 +529,11 @@ final class TreeAccess: ProjectFileAccess {
 
     func read(_ path: String) -> Result<[UInt8], SystemError> {
         inputs.insert(.file(path))
-        guard tree.files[path] != nil else { return .failure(SystemError(call: "open", path: tree.absolute(path), errno: 2)) }
-        do { return .success(try FileSystem.readFile(tree.absolute(path))) } catch { return .failure(error) }
+        switch tree.contentPath(path) {
+        case .failure(let e): return .failure(e)
+        case .success(let real):
+            do { return .success(try FileSystem.readFile(real)) } catch { return .failure(error) }
+        }
     }
 
     func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {

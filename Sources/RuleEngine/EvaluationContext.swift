@@ -52,8 +52,11 @@ public final class EvaluationContext: ProjectFileAccess {
     public func read(_ path: String) -> Result<[UInt8], SystemError> {
         inputs.insert(.file(path))
         if tree.isDirectory(path) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
-        guard tree.files[path] != nil else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
-        do { return .success(try FileSystem.readFile(absolute(path))) } catch { return .failure(error) }
+        switch tree.contentPath(path) {
+        case .failure(let e): return .failure(e)
+        case .success(let real):
+            do { return .success(try FileSystem.readFile(real)) } catch { return .failure(error) }
+        }
     }
 
     public func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
@@ -64,14 +67,20 @@ public final class EvaluationContext: ProjectFileAccess {
     public func image(_ path: String) -> Result<ImageFacts, SystemError> {
         inputs.insert(.file(path))
         guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
-        // The tree's lstat is the key, unless the path is a link (then stat the target).
-        return facts.image(at: absolute(path), key: status.kind == .symlink ? nil : status.key)
+        // The tree's lstat is the key, unless the path is a link (then stat the target, if it stays inside).
+        switch tree.contentPath(path) {
+        case .failure(let e): return .failure(e)
+        case .success(let real): return facts.image(at: real, key: status.kind == .symlink ? nil : status.key)
+        }
     }
 
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
         inputs.insert(.file(path))
         guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
-        return facts.pixels(at: absolute(path), key: status.kind == .symlink ? nil : status.key)
+        switch tree.contentPath(path) {
+        case .failure(let e): return .failure(e)
+        case .success(let real): return facts.pixels(at: real, key: status.kind == .symlink ? nil : status.key)
+        }
     }
 
     public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {
@@ -92,7 +101,7 @@ public final class EvaluationContext: ProjectFileAccess {
         guard let status = tree.files[path] else { return nil }
         return parsed.contents(absolute(path), key: status.key) {
             switch read(path) {
-            case .failure(let e): .failure(.invalidJSON("cannot read: \(e.reason)", line: nil))
+            case .failure(let e): .failure(.unreadable(e.reason))
             case .success(let bytes): AssetContentsReader.parse(bytes)
             }
         }

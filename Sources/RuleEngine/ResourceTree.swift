@@ -1,5 +1,9 @@
 import SystemCalls
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The engine's index of a watched root: every directory's entries and every file's stat, minus
 /// excluded build outputs. Kept up to date incrementally by `refresh(_:)`.
 public struct ResourceTree: Sendable {
@@ -15,9 +19,31 @@ public struct ResourceTree: Sendable {
     /// Directories that could not be listed, with why.
     public private(set) var unreadable: [String: SystemError] = [:]
 
+    /// The root with its links resolved: a file link must lead inside it to be read.
+    public let realRoot: String?
+
     public init(root: String, excludes: Set<String> = ResourceTree.defaultExcludes) {
         self.root = root
         self.excludes = excludes
+        self.realRoot = FileSystem.realPath(root)
+    }
+
+    /// The absolute path to read a file's content from, or why it must not be read: not in the
+    /// tree, or a symbolic link whose target leaves the checked root (a Contents.json linked to
+    /// /etc/shadow is not parsed, and nothing of it reaches a message).
+    public func contentPath(_ path: String) -> Result<String, SystemError> {
+        let abs = absolute(path)
+        guard let status = files[path] else { return .failure(SystemError(call: "open", path: abs, errno: ENOENT)) }
+        guard status.kind == .symlink else { return .success(abs) }
+        guard let target = FileSystem.realPath(abs) else {
+            return .failure(SystemError(call: "open", path: abs, errno: ENOENT, detail: "a symbolic link whose target does not exist"))
+        }
+        guard let realRoot, target == realRoot || target.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
+            return .failure(
+                SystemError(
+                    call: "open", path: abs, errno: EACCES, detail: "a symbolic link that leads outside the checked root: not read"))
+        }
+        return .success(target)
     }
 
     public func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }

@@ -67,13 +67,27 @@ public enum FileSystem {
         return FileStatus(st)
     }
 
-    /// Whole file, refusing files larger than `limit` bytes (EFBIG).
+    /// Whole file, refusing files larger than `limit` bytes (EFBIG). Never blocks: the file is opened
+    /// with O_NONBLOCK (a FIFO named Icon.png would otherwise wait for a writer forever), and only a
+    /// regular file is read (a FIFO, device, socket or directory is an error that says which).
     public static func readFile(_ path: String, limit: Int = 64 << 20) throws(SystemError) -> [UInt8] {
-        let fd = try retryingEINTR("open", path) { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
+        let fd = try retryingEINTR("open", path) { FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
         defer { close(fd) }
         var st = stat()
         _ = try retryingEINTR("fstat", path) { fstat(fd, &st) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw SystemError(call: "read", path: path, errno: EISDIR) }
+        let type = st.st_mode & S_IFMT
+        if type == S_IFDIR { throw SystemError(call: "read", path: path, errno: EISDIR) }
+        if type != S_IFREG {
+            let what =
+                switch type {
+                case S_IFIFO: "a FIFO (named pipe)"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
+            throw SystemError(call: "read", path: path, errno: EINVAL, detail: "\(what), not a regular file: not read")
+        }
         if Int(st.st_size) > limit { throw SystemError(call: "read", path: path, errno: EFBIG) }
         let expected = max(Int(st.st_size), 0)
         var bytes = [UInt8](repeating: 0, count: expected)
@@ -124,6 +138,15 @@ public enum FileSystem {
         }
         entries.sort { $0.name < $1.name }
         return entries
+    }
+
+    /// `realpath`: the canonical absolute path (links resolved), or nil when it cannot be resolved.
+    public static func realPath(_ path: String) -> String? {
+        FileName.withCString(path) { p -> String? in
+            guard let resolved = realpath(p, nil) else { return nil }
+            defer { free(resolved) }
+            return FileName.decode(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)).bindMemory(to: UInt8.self))
+        }
     }
 
     /// `access(R_OK)`.

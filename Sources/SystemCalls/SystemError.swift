@@ -9,15 +9,18 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public let call: String
     public let path: String
     public let errno: Int32
+    /// A reason of reswatch's own, when errno alone does not say it ("a FIFO, not a regular file").
+    public let detail: String?
 
-    public init(call: String, path: String, errno: Int32) {
+    public init(call: String, path: String, errno: Int32, detail: String? = nil) {
         self.call = call
         self.path = path
         self.errno = errno
+        self.detail = detail
     }
 
     /// Stable, human readable reason ("Permission denied").
-    public var reason: String { String(cString: strerror(errno)) }
+    public var reason: String { detail ?? String(cString: strerror(errno)) }
 
     public var isNotFound: Bool { errno == ENOENT || errno == ENOTDIR }
     public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }

@@ -30,6 +30,9 @@ public struct AssetSetContentsKind: RuleKind {
             return
         }
         switch result {
+        case .failure(.unreadable(let reason)):
+            // Not judged: what reswatch could not read is said as such (an error: it was not checked).
+            context.report(EngineRules.unreadable, severity: .error, path: file, message: "Contents.json cannot be read: \(reason)")
         case .failure(let error):
             context.report(Self.invalid, path: file, line: error.line, message: "Contents.json: \(error.description)")
         case .success(let contents):
