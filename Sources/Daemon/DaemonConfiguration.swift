@@ -17,6 +17,8 @@ public struct DaemonConfiguration: Sendable {
     /// Every source of rule modules, in load order (built-in, /etc, XDG, `rules:`, `--rules`).
     public var ruleSources = RuleSources(builtIn: [])
     public var excludes: Set<String> = ResourceTree.defaultExcludes
+    /// Run exec rules from watched projects' .reswatch/rules and from module files other users own.
+    public var allowProjectExec = false
     /// Image facts kept in memory per root (parsed plists/Contents.json: an eighth of it). Past it,
     /// files are read again when a rule needs them; memory stays flat as trees grow.
     public var factsCacheEntries = 4096
@@ -26,7 +28,9 @@ public struct DaemonConfiguration: Sendable {
     public init(socketPath: String) { self.socketPath = socketPath }
 
     /// Keys of a daemon config file (`reswatch daemon --config FILE`).
-    public static let fileKeys: Set<String> = ["roots", "socket", "log-file", "settle-ms", "settle-cap-ms", "rules", "exclude"]
+    public static let fileKeys: Set<String> = [
+        "roots", "socket", "log-file", "settle-ms", "settle-cap-ms", "rules", "exclude", "allow-project-exec",
+    ]
 
     /// Applies a YAML config file; command-line values given explicitly are applied after it by the caller.
     public mutating func apply(configFile path: String) throws(ConfigFileError) {
@@ -63,6 +67,9 @@ public struct DaemonConfiguration: Sendable {
             case "rules":
                 guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directories") }
                 ruleDirectories += list.map(absolute)
+            case "allow-project-exec":
+                guard let b = v.bool else { throw fail("expected true or false") }
+                allowProjectExec = b
             case "exclude":
                 guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directory names") }
                 excludes = Set(list)

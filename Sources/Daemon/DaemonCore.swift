@@ -99,7 +99,7 @@ public actor DaemonCore {
         // sends a rescan once its watch is in place).
         let engine = Engine(
             root: root, rules: modules.current, registry: BuiltinKinds.registry, excludes: configuration.excludes,
-            cacheCapacity: configuration.factsCacheEntries)
+            cacheCapacity: configuration.factsCacheEntries, allowProjectExec: configuration.allowProjectExec)
         roots[root] = Root(engine: engine)
         watcher.add(root: root)
         publishStatus()

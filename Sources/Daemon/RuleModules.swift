@@ -18,7 +18,7 @@ struct RuleModules {
         var combined = RuleSet()
         var problems: [ModuleError] = []
         for file in sources.files() {
-            let module: RuleSet
+            var module: RuleSet
             switch file.text {
             case .failure(let error):
                 problems.append(error)
@@ -26,6 +26,9 @@ struct RuleModules {
                 continue
             case .success(let text):
                 module = RuleModuleLoader.parse(text, file: file.path, registry: BuiltinKinds.registry)
+            }
+            if !sources.allowUntrustedExec, RuleSources.isUntrusted(file.path) {
+                module = module.withoutExec(from: "a module file owned by another user")
             }
             if module.errors.isEmpty {
                 lastGood[file.path] = module

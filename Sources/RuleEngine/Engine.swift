@@ -60,11 +60,14 @@ public final class Engine {
 
     /// False for one-shot runs (`check`): no reverse index of inputs is kept, since nothing will change.
     public let incremental: Bool
+    /// Exec rules of a project's own `.reswatch/rules` run only when allowed (never by default).
+    public let allowProjectExec: Bool
 
     public init(
         root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
-        incremental: Bool = true, cacheCapacity: Int = .max
+        incremental: Bool = true, cacheCapacity: Int = .max, allowProjectExec: Bool = false
     ) {
+        self.allowProjectExec = allowProjectExec
         self.root = root
         self.incremental = incremental
         self.facts = FactsCache(capacity: cacheCapacity)
@@ -318,7 +321,9 @@ public final class Engine {
 
     private func resolveProject(_ dir: String) -> ProjectState {
         let infoPlists = (subjectsByProject[dir] ?? []).filter { $0.kind == .infoPlist }.map(\.path).sorted()
-        return ProjectResolver(root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists).resolve(dir)
+        return ProjectResolver(
+            root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec
+        ).resolve(dir)
     }
 
     private func rebuildSubjects() {

@@ -35,6 +35,8 @@ struct ProjectResolver {
     let registry: KindRegistry
     /// Info.plist subjects of the project (candidates for the app's Info.plist).
     let infoPlists: [String]
+    /// Run exec rules that the project's own modules declare (`--allow-project-exec`).
+    var allowProjectExec = false
 
     func resolve(_ dir: String) -> ProjectState {
         let recorder = TreeAccess(tree: tree)
@@ -57,7 +59,9 @@ struct ProjectResolver {
                             text: .failure(ModuleError(file: tree.absolute(path), line: nil, message: "cannot read: \(err.reason)"))))
                 }
             }
-            rules = rules.overlaid(with: RuleModuleLoader.load(files: files, registry: registry))
+            var own = RuleModuleLoader.load(files: files, registry: registry)
+            if !allowProjectExec { own = own.withoutExec(from: "the checked project's .reswatch/rules") }
+            rules = rules.overlaid(with: own)
         }
         var problems = context.problems
         for other in contexts.dropFirst() { problems += other.problems.filter { !problems.contains($0) } }

@@ -65,6 +65,26 @@ public struct RuleSet: Sendable {
         return copy
     }
 
+    /// This set without its `exec` rules, each reported as a module error naming its module and
+    /// the opt-in: reswatch never runs a program that a checked tree (or a file another user owns)
+    /// declares unless told to.
+    public func withoutExec(from origin: String) -> RuleSet {
+        var copy = self
+        let exec = rules.filter { $0.kindName == "exec" }
+        guard !exec.isEmpty else { return self }
+        copy.rules.removeAll { $0.kindName == "exec" }
+        for rule in exec {
+            let line = rule.source.split(separator: ":").last.flatMap { Int($0) }
+            copy.errors.append(
+                ModuleError(
+                    file: rule.file, line: line,
+                    message:
+                        "exec rule not run: it comes from \(origin), and reswatch runs no program a checked tree declares unless told to (--allow-project-exec, or allow-project-exec: true in the daemon config)"
+                ))
+        }
+        return copy
+    }
+
     public var allRuleInfos: [RuleInfo] {
         var seen = Set<String>()
         var out: [RuleInfo] = []

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One rule module as read from its source: a file on disk, or a module built into the binary.
 public struct ModuleFile: Sendable, Hashable {
     /// The file's path, or `<built-in>/rules/NAME` for a module compiled into the binary.
@@ -24,6 +28,8 @@ public struct RuleSources: Sendable {
     public var optionalDirectories: [String]
     /// Layered directories that must exist (`--rules`, the daemon config's `rules:`).
     public var requiredDirectories: [String]
+    /// Run exec rules from module files that neither the user nor root owns (off by default).
+    public var allowUntrustedExec = false
 
     public init(builtIn: [ModuleFile], baseDirectory: String? = nil, optionalDirectories: [String] = [], requiredDirectories: [String] = [])
     {
@@ -61,8 +67,25 @@ public struct RuleSources: Sendable {
         return out
     }
 
-    /// Loads every module.
-    public func load(registry: KindRegistry) -> RuleSet { RuleModuleLoader.load(files: files(), registry: registry) }
+    /// Loads every module. Exec rules of a module file that neither this user nor root owns are
+    /// dropped (with an error) unless `allowUntrustedExec`.
+    public func load(registry: KindRegistry) -> RuleSet {
+        var set = RuleSet()
+        for file in files() {
+            var module = RuleModuleLoader.load(files: [file], registry: registry)
+            if !allowUntrustedExec, Self.isUntrusted(file.path) {
+                module = module.withoutExec(from: "a module file owned by another user")
+            }
+            set = set.overlaid(with: module)
+        }
+        return set
+    }
+
+    /// A file on disk owned by neither the invoking user nor root.
+    public static func isUntrusted(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), let status = try? FileSystem.status(path) else { return false }
+        return status.owner != 0 && status.owner != getuid()
+    }
 
     /// The `*.yaml` / `*.yml` files of a directory, in name order.
     static func files(in dir: String, required: Bool, role: String?) -> [ModuleFile] {

@@ -11,6 +11,8 @@ public struct FileStatus: Hashable, Sendable {
     public let modifiedNanoseconds: Int64
     public let kind: Kind
     public let mode: UInt32
+    /// The owner's uid (exec rules from files not owned by the user or root need an opt-in).
+    public var owner: UInt32 = 0
 
     public init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, kind: Kind, mode: UInt32) {
         self.device = device
@@ -200,5 +202,6 @@ extension FileStatus {
             modifiedNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
             kind: kind,
             mode: UInt32(st.st_mode))
+        owner = UInt32(st.st_uid)
     }
 }

@@ -20,6 +20,12 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("min-severity"), help: "Hide diagnostics below this severity: info, warning, error.") var minSeverity:
         Severity = .info
     @Flag(help: "Print how to fix each problem.") var fixes = false
+    @Flag(
+        name: .customLong("allow-project-exec"),
+        help:
+            "Run exec rules that the checked tree's .reswatch/rules (or module files other users own) declare. Off: they are reported, not run."
+    )
+    var allowProjectExec = false
     @Flag(name: .customLong("no-color"), help: "Never colour the text output.") var noColor = false
     @Argument(help: "Directories (or files) to check.") var paths: [String] = ["."]
 
@@ -30,7 +36,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let ruleSet = try RuleLocations.loadRules(extra: rules)
+        let ruleSet = try RuleLocations.loadRules(extra: rules, allowUntrustedExec: allowProjectExec)
         // Each argument is judged within its enclosing project; arguments of one project share it.
         var roots: [String] = []
         var scopes: [String: [DiagnosticScope]] = [:]
@@ -53,7 +59,8 @@ struct CheckCommand: ParsableCommand {
         }
         var engines: [Engine] = []
         for root in roots {
-            let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
+            let engine = Engine(
+                root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false, allowProjectExec: allowProjectExec)
             engine.fullScan()
             engines.append(engine)
         }

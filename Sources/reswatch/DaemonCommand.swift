@@ -27,6 +27,10 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(help: "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude).") var config: String?
     @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
     @Flag(help: "Log at debug level.") var verbose = false
+    @Flag(
+        name: .customLong("allow-project-exec"),
+        help: "Run exec rules that watched projects' .reswatch/rules (or module files other users own) declare. Off: reported, not run.")
+    var allowProjectExec = false
     @Argument(help: "Directories to watch.") var roots: [String] = []
 
     func validate() throws {
@@ -46,8 +50,10 @@ struct DaemonCommand: AsyncParsableCommand {
         if let logFile { configuration.logFile = FileSystem.absolutePath(logFile) }
         if let settleMs { configuration.settleMilliseconds = settleMs }
         configuration.roots += roots.map(FileSystem.absolutePath)
+        if allowProjectExec { configuration.allowProjectExec = true }
         configuration.ruleSources = ShippedModules.sources(
             environment: env, extra: configuration.ruleDirectories + rules.map(FileSystem.absolutePath))
+        configuration.ruleSources.allowUntrustedExec = configuration.allowProjectExec
         // No rule in force (the base failed to load, or every module is broken): a daemon that
         // checks nothing must not start and report "no problems".
         try RuleLocations.requireRules(configuration.ruleSources.load(registry: BuiltinKinds.registry), sources: configuration.ruleSources)

@@ -6,8 +6,10 @@ import RuleKinds
 /// The rule modules a command runs with: those built into the binary, then /etc, XDG and
 /// `--rules` directories (RESWATCH_SHIPPED_RULES replaces the built-in ones, for developers).
 enum RuleLocations {
-    static func sources(extra: [String]) -> RuleSources {
-        ShippedModules.sources(environment: ProcessInfo.processInfo.environment, extra: extra.map(FileSystem.absolutePath))
+    static func sources(extra: [String], allowUntrustedExec: Bool = false) -> RuleSources {
+        var sources = ShippedModules.sources(environment: ProcessInfo.processInfo.environment, extra: extra.map(FileSystem.absolutePath))
+        sources.allowUntrustedExec = allowUntrustedExec
+        return sources
     }
 
     static func isDirectory(_ path: String) -> Bool {
@@ -17,8 +19,8 @@ enum RuleLocations {
 
     /// Loads the rules; with no rule in force there is nothing to check, which must never pass as
     /// "no problems": exit 2 with the reason.
-    static func loadRules(extra: [String]) throws -> RuleSet {
-        let sources = sources(extra: extra)
+    static func loadRules(extra: [String], allowUntrustedExec: Bool = false) throws -> RuleSet {
+        let sources = sources(extra: extra, allowUntrustedExec: allowUntrustedExec)
         let set = sources.load(registry: BuiltinKinds.registry)
         try requireRules(set, sources: sources)
         return set

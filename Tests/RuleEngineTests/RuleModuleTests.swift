@@ -76,7 +76,7 @@ import Testing
             ),
             "B/.reswatch.yaml": .text("devices: [iphone]\n"),
         ])
-        let engine = tree.engine()
+        let engine = tree.engine(allowProjectExec: true)
         let hits = engine.diagnostics.filter { $0.rule == "team.a" }
         #expect(hits.map(\.project) == ["A"])
         // Editing the project's module re-loads it.

@@ -49,8 +49,8 @@ public final class TempTree {
     }
 
     /// A cold engine over this tree with the shipped rules.
-    public func engine(rules: RuleSet = Repo.shippedRuleSet()) -> Engine {
-        let e = Engine(root: path, rules: rules, registry: BuiltinKinds.registry)
+    public func engine(rules: RuleSet = Repo.shippedRuleSet(), allowProjectExec: Bool = false) -> Engine {
+        let e = Engine(root: path, rules: rules, registry: BuiltinKinds.registry, allowProjectExec: allowProjectExec)
         e.fullScan()
         return e
     }
