@@ -82,42 +82,36 @@ extension DaemonCore {
             ?? DiagnosticsSnapshot(generation: generation, diagnostics: [])
     }
 
-    /// Writes a cookie file in every root and returns once each has come back through inotify and
-    /// been processed: everything written before the call is then reflected in the diagnostics.
+    /// Returns once every change made before the call has been applied. A barrier file goes into
+    /// the watcher's private folder (never into a watched root: read-only roots and roots other
+    /// users write are fine, and nothing there can redirect the write); its event comes back
+    /// through the same inotify queue after every event queued before it, and then the changes
+    /// pending at that moment are applied. One barrier covers every root.
     public func sync(timeoutMilliseconds: Int) async throws(RPCError) -> GenerationResult {
-        var cookies: [String] = []
-        for root in roots.keys.sorted() {
-            cookieSequence += 1
-            let cookie = "\(root)/\(ResourceTree.cookiePrefix)\(getpid())-\(cookieSequence)"
-            let fd = open(cookie, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
-                let reason = String(cString: strerror(errno))
-                throw .failed("cannot write the sync cookie in \(root): \(reason)")
+        barrierSequence += 1
+        let id = barrierSequence
+        let timeout = timeoutMilliseconds
+        let seen = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+            barrierWaiters[id] = c
+            guard watcher.barrier(id) else {
+                barrierWaiters[id] = nil
+                c.resume(returning: false)
+                return
             }
-            close(fd)
-            cookies.append(cookie)
+            Task {
+                try? await Task.sleep(for: .milliseconds(timeout))
+                self.expireBarrier(id)
+            }
         }
-        for cookie in cookies {
-            let timeout = timeoutMilliseconds
-            let seen = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
-                cookieWaiters[cookie, default: []].append(c)
-                Task {
-                    try? await Task.sleep(for: .milliseconds(timeout))
-                    self.expireCookie(cookie)
-                }
-            }
-            if !seen {
-                unlink(cookie)
-                throw .timeout(
-                    "sync timed out after \(timeoutMilliseconds) ms: the change to \(cookie) was not seen (is the root still watched?)")
-            }
+        guard seen else {
+            throw .timeout("sync timed out after \(timeoutMilliseconds) ms: the watcher did not confirm the barrier (is it running?)")
         }
         return GenerationResult(generation: generation)
     }
 
-    func expireCookie(_ cookie: String) {
-        guard let waiters = cookieWaiters.removeValue(forKey: cookie) else { return }
-        for w in waiters { w.resume(returning: false) }
+    func expireBarrier(_ id: UInt64) {
+        barrierWaiters.removeValue(forKey: id)?.resume(returning: false)
+        settleWaiters.removeValue(forKey: id)?.resume(returning: false)
     }
 
     /// Re-reads everything of one root (or all) from disk.

@@ -37,9 +37,11 @@ public actor DaemonCore {
     var firstPending: ContinuousClock.Instant?
     var lastEvent: ContinuousClock.Instant?
     var flushTask: Task<Void, Never>?
-    // sync cookies: path → waiters
-    var cookieWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
-    var cookieSequence = 0
+    // sync barriers: id → waiter. A barrier seen while changes are pending waits for the flush
+    // that applies them (settleWaiters); one seen with nothing pending is answered at once.
+    var barrierWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    var settleWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    var barrierSequence: UInt64 = 0
     var readyAnnounced = false
     var listening = false
     var startedRoots = false
@@ -76,12 +78,17 @@ public actor DaemonCore {
     /// Stops the watcher thread (graceful shutdown).
     public func stop() {
         flushTask?.cancel()
-        for (_, waiters) in cookieWaiters { for w in waiters { w.resume(returning: false) } }
-        cookieWaiters = [:]
+        for (_, w) in barrierWaiters { w.resume(returning: false) }
+        for (_, w) in settleWaiters { w.resume(returning: false) }
+        barrierWaiters = [:]
+        settleWaiters = [:]
         watcher.stop()
     }
 
     public var watcherEvents: AsyncStream<WatchEvent> { watcher.events }
+
+    /// After the watcher's stream ended: its private folder goes (once, whoever comes first).
+    public func watcherFinished() { watcher.removeWakeDirectory() }
 
     // MARK: - roots
 
@@ -150,6 +157,10 @@ public actor DaemonCore {
             } else {
                 pendingRescans[root] = reason
             }
+            // Events were lost (a full kernel queue drops the barrier's own event too): the rescan
+            // reads the disk after every barrier registered so far was written, so it releases them.
+            for (id, waiter) in barrierWaiters { settleWaiters[id] = waiter }
+            barrierWaiters = [:]
         case .degraded(let root, let reason):
             roots[root]?.state = .degraded
             roots[root]?.reason = reason
@@ -167,6 +178,14 @@ public actor DaemonCore {
         case .rootGone(let root):
             logger.warning("\(root) was deleted or moved away; it is no longer watched")
             _ = try? removeRoot(root)
+            return
+        case .barrier(let id):
+            guard let waiter = barrierWaiters.removeValue(forKey: id) else { return }
+            if pendingPaths.isEmpty && pendingRescans.isEmpty && !pendingRuleReload {
+                waiter.resume(returning: true)
+            } else {
+                settleWaiters[id] = waiter  // answered when the pending changes are applied
+            }
             return
         }
         let now = ContinuousClock.now
@@ -210,11 +229,9 @@ public actor DaemonCore {
         firstPending = nil
         lastEvent = nil
         if reloadRules { reload(reason: "a rule module changed") }
-        var cookies: [String] = []
         for root in Set(paths.keys).union(rescans.keys).sorted() {
             guard let record = roots[root] else { continue }
             let changed = paths[root] ?? []
-            cookies += changed.filter { ($0 as NSString).lastPathComponent.hasPrefix(ResourceTree.cookiePrefix) }
             let delta: DiagnosticDelta
             if let reason = rescans[root] {
                 let initial = reason == "watch added"
@@ -224,8 +241,6 @@ public actor DaemonCore {
                 }
                 eventLog?.write("rescan", ["root": .string(root), "reason": .string(reason)])
                 delta = record.engine.rescan()
-                // A rescan read everything on disk after every cookie registered so far was written.
-                for cookie in cookieWaiters.keys where cookie.hasPrefix(root + "/") { cookies.append(cookie) }
                 if initial && !record.watchConfirmed {
                     roots[root]?.watchConfirmed = true
                     let degraded = watcher.degradedRoots[root]
@@ -251,10 +266,10 @@ public actor DaemonCore {
             }
             publish(root: root, delta)
         }
-        for cookie in cookies {
-            if let waiters = cookieWaiters.removeValue(forKey: cookie) { for w in waiters { w.resume(returning: true) } }
-            unlink(cookie)
-        }
+        // Every change read before the waiting barriers is applied now.
+        let released = settleWaiters
+        settleWaiters = [:]
+        for (_, w) in released { w.resume(returning: true) }
         announceReadyIfScanned()
     }
 

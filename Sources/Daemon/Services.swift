@@ -16,6 +16,9 @@ public struct CoreService: Service {
         } onGracefulShutdown: {
             Task { await core.stop() }
         }
+        // The watcher's thread has ended (its stream finished): remove its private folder before
+        // the process can exit (the detached stop above may not have got that far).
+        await core.watcherFinished()
     }
 }
 

@@ -57,16 +57,13 @@ public struct ResourceTree: Sendable {
         return .failure(SystemError(call: "opendir", path: absolute(directory), errno: 2))
     }
 
-    /// Files the daemon writes to prove a `sync` (never resources).
-    public static let cookiePrefix = ".reswatch-cookie-"
-
     /// True when any component of the path is an excluded name.
     public func isExcluded(_ path: String) -> Bool {
         path.split(separator: "/").contains { isExcludedName(String($0)) }
     }
 
     public func isExcludedName(_ name: String) -> Bool {
-        excludes.contains(name) || name.hasPrefix(Self.cookiePrefix)
+        excludes.contains(name)
     }
 
     /// What changed in the index after a refresh.

@@ -31,6 +31,8 @@ public final class InotifyWatcher: Sendable {
     /// A private directory the thread watches: touching a file in it wakes the thread at once
     /// (libinotifytools hides its fd, so there is nothing else to wake its select()).
     let wakeDirectory: String?
+    /// Set once the private folder is removed: nothing may create a file in it again.
+    private let folderRemoved = Mutex(false)
 
     /// - Parameters:
     ///   - excludes: directory names never watched (build outputs).
@@ -38,22 +40,29 @@ public final class InotifyWatcher: Sendable {
     public init(excludes: Set<String>, bufferLimit: Int = 65_536) {
         self.excludes = excludes
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .bufferingOldest(bufferLimit))
-        var template = Array("/tmp/reswatch-wake.XXXXXX".utf8CString)
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/reswatch-wake.XXXXXX".utf8CString)
         wakeDirectory = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
     }
 
-    deinit {
-        if let wakeDirectory {
-            unlink(wakeDirectory + "/wake")
-            rmdir(wakeDirectory)
-        }
-    }
+    deinit { removeWakeDirectory() }
 
     /// Wakes the watcher thread so it picks up commands now rather than within a second.
     func wake() {
-        guard let wakeDirectory else { return }
+        guard let wakeDirectory, !folderRemoved.withLock({ $0 }) else { return }
         let fd = open(wakeDirectory + "/wake", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
+    }
+
+    /// Asks for `.barrier(id)` once every event queued before now has been delivered. The file is
+    /// created in the watcher's private folder (mode 0700, made by mkdtemp): never in a watched
+    /// root, never through a link (O_EXCL|O_NOFOLLOW). False when it could not be written.
+    public func barrier(_ id: UInt64) -> Bool {
+        guard let wakeDirectory, !folderRemoved.withLock({ $0 }) else { return false }
+        let fd = open(wakeDirectory + "/barrier-\(id)", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        close(fd)  // IN_CLOSE_WRITE: the event that carries the barrier
+        return true
     }
 
     /// Starts the watcher thread (once).
@@ -91,6 +100,20 @@ public final class InotifyWatcher: Sendable {
         }
         wake()
         if wasStarted { done.wait() } else { continuation.finish() }
+        removeWakeDirectory()
+    }
+
+    /// The private folder (wake file, unanswered barriers) goes with the watcher.
+    public func removeWakeDirectory() {
+        guard let wakeDirectory,
+            !folderRemoved.withLock({ gone in
+                defer { gone = true }; return gone
+            })
+        else { return }
+        if let entries = try? FileSystem.listDirectory(wakeDirectory) {
+            for e in entries { unlink(wakeDirectory + "/" + e.name) }
+        }
+        rmdir(wakeDirectory)
     }
 
     /// Watches currently held.

@@ -10,4 +10,7 @@ public enum WatchEvent: Sendable, Hashable {
     case recovered(root: String)
     /// A root directory itself was deleted or moved away.
     case rootGone(root: String)
+    /// The barrier `barrier(_:)` asked for: every event queued before it has been delivered (one
+    /// inotify instance has one queue, and the barrier's file is in the watcher's private folder).
+    case barrier(UInt64)
 }

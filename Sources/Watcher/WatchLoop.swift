@@ -85,7 +85,14 @@ struct WatchLoop {
             if staleEntries > Self.compactAfter { compact() }
             return
         }
-        if wd == wakeWatch { return }
+        if wd == wakeWatch {
+            // Everything queued before this event has been read and emitted in order.
+            if name.hasPrefix("barrier-"), let id = UInt64(name.dropFirst("barrier-".count)) {
+                if let dir = watcher.wakeDirectory { unlink(dir + "/" + name) }
+                emit(.barrier(id))
+            }
+            return
+        }
         guard let directory = directories[wd] else { return }
         let path = name.isEmpty ? directory : directory + "/" + name
         if !name.isEmpty && isExcludedName(name) { return }
@@ -272,6 +279,8 @@ struct WatchLoop {
             switch event {
             case .changed(let root, _), .rescan(let root, _), .degraded(let root, _), .recovered(let root), .rootGone(let root):
                 owedRescans.insert(root)
+            case .barrier:
+                break  // its sync times out and says so
             }
         }
     }

@@ -9,13 +9,19 @@ public final class DaemonHarness {
     let dir: String
 
     /// Starts the daemon and waits until its socket answers `status` with every root ready.
-    public init(roots: [String], arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true) throws {
+    /// `launcher`: a command that runs the daemon (e.g. setpriv to drop to another user).
+    public init(
+        roots: [String], arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true, launcher: [String] = []
+    ) throws {
         dir = try ExampleRunnerTemp.make()
+        // A launcher that drops to nobody (setpriv): the socket's folder must be the daemon's own.
+        if !launcher.isEmpty { chown(dir, 65534, 65534) }
         socket = dir + "/s.sock"
         stderrPath = dir + "/stderr.txt"
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Repo.binary)
-        process.arguments = ["daemon", "--socket", socket] + arguments + roots
+        let command = launcher + [Repo.binary, "daemon", "--socket", socket] + arguments + roots
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
         env["JOURNAL_STREAM"] = nil

@@ -1,0 +1,47 @@
+import Foundation
+import ReswatchProtocol
+import RuleEngine
+import TestSupport
+import Testing
+
+/// `sync` is a barrier that never writes into a watched root (issue 10 items 2 and 10, issue 14
+/// item 2): it works with many roots and with roots the daemon may not write.
+@Suite(.serialized) struct SyncBarrierTests {
+    static let brokenSet = "A.xcassets/Logo.imageset/Contents.json"
+
+    /// Roots with a valid set; after start, each gets a broken Contents.json, then one sync.
+    func syncSeesEveryRoot(count: Int, launcher: [String] = []) throws {
+        var trees: [TempTree] = []
+        for _ in 0..<count { trees.append(try TempTree([Self.brokenSet: .text("{\"images\":[]}")])) }
+        if !launcher.isEmpty { for t in trees { chmod(t.path, 0o755) } }
+        let daemon = try DaemonHarness(roots: trees.map(\.path), launcher: launcher)
+        defer { _ = daemon.stop() }
+        let before = Set(trees.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? [] })
+        for t in trees { try t.write([Self.brokenSet: .text("{ broken")]) }
+        try daemon.sync()
+        let lines = try daemon.diagnosticLines().filter { $0.hasPrefix("catalog.contents-invalid") }
+        #expect(lines.count == count, "every root's change is applied before sync returns (\(lines.count) of \(count))")
+        let after = Set(trees.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? [] })
+        #expect(after == before, "nothing was created in a root: \(after.subtracting(before))")
+    }
+
+    @Test(arguments: [1, 3, 100]) func syncWithManyRoots(_ count: Int) throws { try syncSeesEveryRoot(count: count) }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to run the daemon as another user (setpriv)"))
+    func syncWithRootsTheDaemonCannotWrite() throws {
+        chmod(Repo.root + "/.build", 0o755)
+        // The daemon runs as nobody; the roots belong to root (0755): it can read but not write them.
+        try syncSeesEveryRoot(count: 3, launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+    }
+
+    @Test func theDaemonLeavesNoPrivateFolderBehind() throws {
+        let tmp = try TempTree()
+        let tree = try TempTree([Self.brokenSet: .text("{\"images\":[]}")])
+        let daemon = try DaemonHarness(roots: [tree.path], environment: ["TMPDIR": tmp.path])
+        try daemon.sync()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).count == 1, "its private folder while it runs")
+        #expect(daemon.stop() == 0)
+        let left = FileManager.default.enumerator(atPath: tmp.path)?.allObjects ?? []
+        #expect(left.isEmpty, "removed on SIGTERM: \(left)")
+    }
+}
