@@ -4,6 +4,8 @@ import SystemCalls
 /// Why a client call failed.
 public enum ClientError: Error, Sendable, CustomStringConvertible {
     case noDaemon(path: String, reason: String)
+    /// The socket is not one only this user or root could have made: nothing was sent.
+    case untrusted(path: String, reason: String)
     case io(String)
     case rpc(RPCError)
     case timeout(String)
@@ -13,12 +15,21 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .noDaemon(let path, let reason):
             "no reswatch daemon answers at \(path) (\(reason)). Start one with 'reswatch daemon ROOT', or point RESWATCH_SOCKET / --socket at its socket."
+        case .untrusted(let path, let reason):
+            "refusing to talk to \(path): \(reason); another user could be serving it. Use a socket in a folder only you (or root) can write (XDG_RUNTIME_DIR, --socket)."
         case .io(let s): "socket error: \(s)"
         case .rpc(let e): "daemon replied: \(e.message) (\(e.code))"
         case .timeout(let s): "timed out \(s)"
         case .closed: "the daemon closed the connection"
         }
     }
+}
+
+/// `struct ucred` (pid, uid, gid: 12 bytes), which glibc declares only under _GNU_SOURCE.
+struct PeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
 }
 
 /// A blocking JSON-RPC client over the daemon's Unix socket (used by the command-line clients,
@@ -31,6 +42,7 @@ public final class ReswatchClient {
     public private(set) var pendingNotifications: [JSONValue] = []
 
     public init(path: String) throws(ClientError) {
+        let allowedPeers = try Self.checkOwnership(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .io(String(cString: strerror(errno))) }
         var address = sockaddr_un()
@@ -51,7 +63,49 @@ public final class ReswatchClient {
             close(fd)
             throw .noDaemon(path: path, reason: reason)
         }
+        // The peer must run as this user, root, or the socket folder's owner (SO_PEERCRED).
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        if getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0 {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .untrusted(path: path, reason: "the peer's credentials cannot be read (\(reason))")
+        }
+        if !allowedPeers.contains(credentials.uid) {
+            close(fd)
+            throw .untrusted(path: path, reason: "the process serving it runs as uid \(credentials.uid)")
+        }
         self.fd = fd
+    }
+
+    /// Before anything is sent, the socket's folder must be one that another user cannot have
+    /// planted: it belongs to this user or root, or it sits in a folder that only root can write
+    /// (systemd's /run/reswatch, owned by the service user); and no one else can write it (a sticky
+    /// world-writable folder such as /tmp only for a socket of our own). Returns the uids the
+    /// peer may run as: this user, root, and the folder's owner.
+    static func checkOwnership(_ path: String) throws(ClientError) -> Set<uid_t> {
+        let me = getuid()
+        let folder = (path as NSString).deletingLastPathComponent
+        var dir = stat()
+        guard lstat(folder.isEmpty ? "." : folder, &dir) == 0 else { return [me, 0] }  // connect will say why
+        if (dir.st_mode & S_IFMT) != S_IFDIR {
+            throw .untrusted(path: path, reason: "\(folder) is not a directory (a link?)")
+        }
+        var parent = stat()
+        let parentPath = (folder as NSString).deletingLastPathComponent
+        let placedByRoot =
+            lstat(parentPath.isEmpty ? "/" : parentPath, &parent) == 0 && parent.st_uid == 0 && parent.st_mode & (S_IWGRP | S_IWOTH) == 0
+        if dir.st_uid != me && dir.st_uid != 0 && !placedByRoot {
+            throw .untrusted(path: path, reason: "its folder \(folder) belongs to uid \(dir.st_uid)")
+        }
+        if dir.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            var sock = stat()
+            if lstat(path, &sock) != 0 { return [me, 0] }  // no socket there: connect says no daemon answers
+            guard dir.st_mode & S_ISVTX != 0, sock.st_uid == me || sock.st_uid == 0 else {
+                throw .untrusted(path: path, reason: "its folder \(folder) is writable by other users")
+            }
+        }
+        return [me, 0, dir.st_uid]
     }
 
     deinit { close(fd) }

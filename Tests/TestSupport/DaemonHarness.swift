@@ -14,9 +14,16 @@ public final class DaemonHarness {
         roots: [String], arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true, launcher: [String] = []
     ) throws {
         dir = try ExampleRunnerTemp.make()
-        // A launcher that drops to nobody (setpriv): the socket's folder must be the daemon's own.
-        if !launcher.isEmpty { chown(dir, 65534, 65534) }
-        socket = dir + "/s.sock"
+        if launcher.isEmpty {
+            socket = dir + "/s.sock"
+        } else {
+            // A launcher that drops to nobody (setpriv): the socket's folder is the daemon's own,
+            // inside a folder only root can write (as systemd's /run/reswatch is).
+            chmod(dir, 0o755)
+            mkdir(dir + "/run", 0o700)
+            chown(dir + "/run", 65534, 65534)
+            socket = dir + "/run/s.sock"
+        }
         stderrPath = dir + "/stderr.txt"
         process = Process()
         let command = launcher + [Repo.binary, "daemon", "--socket", socket] + arguments + roots
