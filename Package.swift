@@ -25,7 +25,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         // Every libc call goes through one wrapper: errno read at once, EINTR retried, typed error.
-        .target(name: "SystemCalls"),
+        // posix_spawn's close-from action, which glibc declares only under _GNU_SOURCE.
+        .target(name: "CSpawnShim", path: "Sources/CSpawnShim"),
+        .target(name: "SystemCalls", dependencies: ["CSpawnShim"]),
         .target(name: "ImageFacts", dependencies: ["CPNGShim", "SystemCalls"]),
         .target(name: "ProjectModel", dependencies: ["SystemCalls", .product(name: "Yams", package: "Yams")]),
         .target(

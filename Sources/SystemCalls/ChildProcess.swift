@@ -1,3 +1,5 @@
+import CSpawnShim
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -39,6 +41,9 @@ public enum ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        // Nothing else is inherited: not the daemon's listening socket, inotify or epoll fds, nor
+        // client connections (a descriptor opened without CLOEXEC anywhere in the process).
+        _ = rw_spawn_close_from(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -51,7 +56,9 @@ public enum ChildProcess {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // Its own process group: whatever it starts (`sleep 120 &`) is killed with it.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
         cArgs.append(nil)
@@ -73,18 +80,28 @@ public enum ChildProcess {
         if input.isEmpty { close(stdinPipe[1]); stdinPipe[1] = -1 }
         let deadline = monotonicMilliseconds() + Int64(timeoutMilliseconds)
         var buffer = [UInt8](repeating: 0, count: 65536)
+        // The rule is done when the program exits: a background child it started may hold the
+        // output open, so its end is not waited for; the group is killed once the program exits.
+        var exitStatus: Int32?
+        defer { kill(-pid, SIGKILL) }
         while openOut || openErr {
+            if exitStatus == nil {
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status }
+            }
             let remaining = deadline - monotonicMilliseconds()
             if remaining <= 0 {
-                kill(pid, SIGKILL)
-                _ = reap(pid)
-                return ChildOutput(exit: .timedOut, stdout: out, stderr: err, truncated: truncated)
+                kill(-pid, SIGKILL)
+                if exitStatus == nil { _ = reap(pid) }
+                return ChildOutput(exit: exitStatus.map(exitOf) ?? .timedOut, stdout: out, stderr: err, truncated: truncated)
             }
             var fds: [pollfd] = []
             if openOut { fds.append(pollfd(fd: stdoutPipe[0], events: Int16(POLLIN), revents: 0)) }
             if openErr { fds.append(pollfd(fd: stderrPipe[0], events: Int16(POLLIN), revents: 0)) }
             if stdinPipe[1] >= 0 { fds.append(pollfd(fd: stdinPipe[1], events: Int16(POLLOUT), revents: 0)) }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1000)))
+            // After the exit, only what is already written is read (no waiting on a background child).
+            let ready = poll(&fds, nfds_t(fds.count), exitStatus == nil ? Int32(min(remaining, 50)) : 0)
+            if ready == 0 && exitStatus != nil { break }
             if ready < 0 {
                 if errno == EINTR { continue }
                 let code = errno
@@ -115,6 +132,7 @@ public enum ChildProcess {
             }
         }
         if stdinPipe[1] >= 0 { close(stdinPipe[1]); stdinPipe[1] = -1 }
+        if let exitStatus { return ChildOutput(exit: exitOf(exitStatus), stdout: out, stderr: err, truncated: truncated) }
         // Output is closed; the child has exited or is about to. Wait for it, still under the deadline.
         while true {
             var status: Int32 = 0
