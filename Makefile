@@ -8,7 +8,7 @@
 
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
-TEST_DEPS    := util-linux socat systemd
+TEST_DEPS    := util-linux socat systemd python3
 BENCH_DEPS   := pngcheck watchman python3
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -99,7 +99,9 @@ public actor DaemonCore {
             throw .invalidParams("\(root) is not a directory")
         }
         guard FileSystem.isReadable(root) else { throw .invalidParams("\(root) cannot be read (permission denied)") }
-        if let other = roots.keys.first(where: { root.hasPrefix($0 + "/") || $0.hasPrefix(root + "/") }) {
+        // On whole path segments, "/" included ("/" + "/" is no prefix of anything).
+        func within(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? "/" : b + "/") }
+        if let other = roots.keys.first(where: { within(root, $0) || within($0, root) }) {
             throw .invalidParams("\(root) overlaps the watched root \(other)")
         }
         // Watch first, scan second: nothing written during the scan is lost (the watcher also

@@ -140,6 +140,8 @@ public struct PixelFacts: Sendable, Hashable {
     public static let maskRadiusPercent = 15
     /// Decode failure (zlib error, truncated data, CgBI); pixel fields are meaningless then.
     public let damage: String?
+    /// Not decoded because it is too large (a valid PNG beyond the decode budget): why.
+    public var notDecoded: String?
 
     public init(
         key: FileKey, anyTransparent: Bool, transparentPixels: Int, minimumAlpha: Int, damage: String?, seeThroughPixels: Int = 0,

@@ -53,6 +53,11 @@ public enum PNGReader {
             rw_png_decode_pixels($0.baseAddress, $0.count, decodeLimitBytes, &info)
         }
         let message = messageText(&info.message)
+        if code == RW_PNG_TOO_LARGE {
+            var facts = PixelFacts(key: key, anyTransparent: false, transparentPixels: 0, minimumAlpha: 0, damage: nil)
+            facts.notDecoded = "\(message) (\(decodeLimitBytes >> 20) MiB): too large to decode"
+            return facts
+        }
         if code != RW_PNG_OK {
             return PixelFacts(
                 key: key, anyTransparent: false, transparentPixels: 0, minimumAlpha: 0,

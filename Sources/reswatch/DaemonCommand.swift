@@ -58,6 +58,19 @@ struct DaemonCommand: AsyncParsableCommand {
         // checks nothing must not start and report "no problems".
         try RuleLocations.requireRules(configuration.ruleSources.load(registry: BuiltinKinds.registry), sources: configuration.ruleSources)
 
+        // Roots it cannot watch are said; if it can watch none of those it was given, a daemon
+        // that checks nothing must not run on as if all were well.
+        let unusable = configuration.roots.compactMap { root -> String? in
+            guard let status = try? FileSystem.statusFollowingLinks(root) else { return "\(root): no such directory" }
+            if status.kind != .directory { return "\(root): not a directory" }
+            return FileSystem.isReadable(root) ? nil : "\(root): permission denied"
+        }
+        if !configuration.roots.isEmpty && unusable.count == configuration.roots.count {
+            for reason in unusable { FileHandle.standardError.write(Data("reswatch: cannot watch \(reason)\n".utf8)) }
+            FileHandle.standardError.write(Data("reswatch: none of the roots can be watched; not starting\n".utf8))
+            throw ExitCode(2)
+        }
+
         let level: Logger.Level = verbose ? .debug : .info
         let logger = Logger(label: "reswatch") { ConsoleLogHandler(label: $0, level: level) }
         do { try SocketServerService.prepare(path: configuration.socketPath) } catch {

@@ -59,3 +59,29 @@ import Testing
         #expect(!found.contains { $0.contains("In.imageset") }, "a link that stays inside is read: \(found)")
     }
 }
+
+/// A valid PNG too large to decode is not corrupt (issue 10, item 13): full-decode says its
+/// pixels were not checked.
+@Suite struct HugePNGTests {
+    @Test func aValid20000SquarePNGIsNotCalledCorrupt() throws {
+        let tree = try TempTree([
+            "A.imageset/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"filename\":\"big.png\"}]}"),
+            "rules/full.yaml": .text("rules:\n  - kind: png-properties\n    full-decode: true\n"),
+        ])
+        // 20000x20000 RGB, deflated row by row (1.2 MB on disk, 1.2 GB of pixels).
+        let script = #"""
+            import struct, sys, zlib
+            w = h = 20000
+            c = zlib.compressobj(9); row = b'\x00' + b'\x80' * (3 * w)
+            data = b''.join(c.compress(row) for _ in range(h)) + c.flush()
+            ch = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+            png = b'\x89PNG\r\n\x1a\n' + ch(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) + ch(b'IDAT', data) + ch(b'IEND', b'')
+            open(sys.argv[1], 'wb').write(png)
+            """#
+        let made = try runCommand("/usr/bin/env", ["python3", "-c", script, tree.path + "/A.imageset/big.png"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let result = try runCommand(Repo.binary, ["check", "--no-color", "--rules", tree.path + "/rules", tree.path])
+        #expect(!result.stdout.contains("image.corrupt"), "\(result.stdout)")
+        #expect(result.stdout.contains("PNG pixels not checked: 20000x20000 pixels exceed the decode limit"))
+    }
+}

@@ -60,6 +60,11 @@ import Testing
         #expect(errorCode { try c.call("watch/remove", .object(["path": .string(other.path)])) } == -32002)
         #expect(errorCode { try c.call("watch/add", .object(["path": .string("/nonexistent/dir")])) } == -32602)
         #expect(errorCode { try c.call("watch/add", .object(["path": .string(tree.path + "/App")])) } == -32602, "overlapping root")
+        // "/" contains every root: refused on whole segments, not accepted (it used to be, and its
+        // scan then blocked the daemon while the root under it stopped updating).
+        #expect(errorCode { try c.call("watch/add", .object(["path": .string("/")])) } == -32602, "/ overlaps every root")
+        #expect(
+            errorCode { try c.call("watch/add", .object(["path": .string((tree.path as NSString).deletingLastPathComponent)])) } == -32602)
 
         let generation = try c.call("sync")["generation"]?.int
         let recheck = try c.call("recheck")

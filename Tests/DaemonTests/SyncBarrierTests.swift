@@ -45,3 +45,14 @@ import Testing
         #expect(left.isEmpty, "removed on SIGTERM: \(left)")
     }
 }
+
+/// A daemon given only roots it cannot watch says so and does not start (issue 10, item 13).
+@Suite struct UnwatchableRootsTests {
+    @Test func noWatchableRootIsExitTwo() throws {
+        let dir = try TempTree()
+        let result = try runCommand(Repo.binary, ["daemon", "--socket", dir.path + "/s.sock", "/nonexistent/a", "/nonexistent/b"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot watch /nonexistent/a: no such directory"))
+        #expect(result.stderr.contains("none of the roots can be watched"))
+    }
+}

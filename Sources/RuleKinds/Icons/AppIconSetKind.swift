@@ -254,7 +254,7 @@ public struct AppIconSetKind: RuleKind {
             if isMarketing {
                 let how = header.colorType?.hasAlphaChannel == true ? "colour type \(header.rawColorType)" : "a tRNS chunk"
                 var detail = ""
-                if case .success(let px) = context.pixels(filePath), px.damage == nil {
+                if case .success(let px) = context.pixels(filePath), px.damage == nil, px.notDecoded == nil {
                     detail = px.anyTransparent ? ", \(px.transparentPixels) transparent pixels" : ", although every pixel is opaque"
                 }
                 context.report(

@@ -82,9 +82,15 @@ public struct PNGPropertiesKind: RuleKind {
         }
         if let damage = facts.damage, !treeChecksOnly {
             context.report(Self.corrupt, path: path, message: "PNG is damaged: \(damage)")
-        } else if !treeChecksOnly, fullDecode, !header.isCgBI, case .success(let pixels) = context.pixels(path), let damage = pixels.damage
-        {
-            context.report(Self.corrupt, path: path, message: "PNG does not decode: \(damage)")
+        } else if !treeChecksOnly, fullDecode, !header.isCgBI, case .success(let pixels) = context.pixels(path) {
+            if let damage = pixels.damage {
+                context.report(Self.corrupt, path: path, message: "PNG does not decode: \(damage)")
+            } else if let why = pixels.notDecoded {
+                // A valid PNG too large to inflate is not corrupt; that its data was not checked is said.
+                context.report(
+                    EngineRules.unreadable, severity: .warning, path: path,
+                    message: "PNG pixels not checked: \(why) (its chunks and CRCs were)")
+            }
         }
         if header.isCgBI {
             context.report(
