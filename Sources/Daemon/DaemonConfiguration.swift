@@ -39,9 +39,9 @@ public struct DaemonConfiguration: Sendable {
             throw ConfigFileError(file: path, line: nil, message: "cannot read: \(error.reason)")
         }
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch {
-            let p = YAMLProblem.from(error)
-            throw ConfigFileError(file: path, line: p.line, message: "YAML syntax error: \(p.message)")
+        switch YAMLLimits.compose(text) {
+        case .success(let r): root = r
+        case .failure(let p): throw ConfigFileError(file: path, line: p.line, message: "YAML syntax error: \(p.message)")
         }
         guard let map = root?.mapping else {
             if root == nil { return }

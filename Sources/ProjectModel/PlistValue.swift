@@ -38,6 +38,44 @@ public indirect enum PlistValue: Sendable, Hashable {
         }
     }
 
+    /// Most values a property list may expand to. A binary plist's objects may be referenced many
+    /// times (a 393-byte file of nested arrays of shared references expands to billions of
+    /// values); a real Info.plist has hundreds, a large project.pbxproj a few million.
+    public static let expansionBudget = 5_000_000
+
+    /// Converts Foundation's objects, counting every value against `budget` (shared references
+    /// count each time they are reached) and nesting against a depth limit.
+    static func converting(_ value: Any, budget: inout Int, depth: Int = 0) -> PlistValue? {
+        budget -= 1
+        guard budget >= 0, depth < 256 else { return nil }
+        switch value {
+        case let a as [Any]:
+            var items: [PlistValue] = []
+            items.reserveCapacity(min(a.count, max(budget, 0)))
+            for item in a {
+                guard let v = converting(item, budget: &budget, depth: depth + 1) else { return nil }
+                items.append(v)
+            }
+            return .array(items)
+        case let d as [String: Any]:
+            var out: [String: PlistValue] = [:]
+            for (k, item) in d {
+                guard let v = converting(item, budget: &budget, depth: depth + 1) else { return nil }
+                out[k] = v
+            }
+            return .dictionary(out)
+        case let d as [AnyHashable: Any]:
+            var out: [String: PlistValue] = [:]
+            for (k, item) in d {
+                guard let v = converting(item, budget: &budget, depth: depth + 1) else { return nil }
+                out["\(k)"] = v
+            }
+            return .dictionary(out)
+        default:
+            return PlistValue(foundation: value)
+        }
+    }
+
     init(foundation value: Any) {
         switch value {
         case let s as String: self = .string(s)
@@ -94,7 +132,13 @@ public enum PropertyListReader {
         var format = PropertyListSerialization.PropertyListFormat.xml
         do {
             let object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
-            let value = PlistValue(foundation: object)
+            var budget = PlistValue.expansionBudget
+            guard let value = PlistValue.converting(object, budget: &budget) else {
+                return .failure(
+                    .malformed(
+                        "expands to more than \(PlistValue.expansionBudget) values (shared references or nesting deeper than 256): not read",
+                        line: nil))
+            }
             guard case .dictionary = value else { return .failure(.notADictionary) }
             let kind: PlistFormat =
                 switch format {

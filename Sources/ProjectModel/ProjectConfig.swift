@@ -101,7 +101,10 @@ public enum ProjectConfigReader {
         var config = ProjectConfig()
         var problems: [YAMLProblem] = []
         let root: Node?
-        do { root = try Yams.compose(yaml: source) } catch { return (config, [.from(error)]) }
+        switch YAMLLimits.compose(source) {
+        case .success(let r): root = r
+        case .failure(let problem): return (config, [problem])
+        }
         guard let root else { return (config, []) }
         guard let map = root.mapping else {
             return (config, [YAMLProblem(line: root.line, message: "expected a mapping of settings (key: value)")])

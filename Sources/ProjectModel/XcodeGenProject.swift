@@ -34,7 +34,10 @@ public enum XcodeGenReader {
     public static func read(_ path: String, files: some ProjectFileAccess) -> Result<(XcodeProject, [XcconfigProblem]), YAMLProblem> {
         guard case .success(let bytes) = files.read(path) else { return .failure(YAMLProblem(line: nil, message: "cannot be read")) }
         let root: Node?
-        do { root = try Yams.compose(yaml: String(decoding: bytes, as: UTF8.self)) } catch { return .failure(.from(error)) }
+        switch YAMLLimits.compose(String(decoding: bytes, as: UTF8.self)) {
+        case .success(let r): root = r
+        case .failure(let problem): return .failure(problem)
+        }
         guard let map = root?.mapping else {
             return .failure(YAMLProblem(line: root?.line, message: "expected a mapping (name:, targets:)"))
         }

@@ -537,7 +537,7 @@ final class TreeAccess: ProjectFileAccess {
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
         case .success(let real):
-            do { return .success(try FileSystem.readFile(real)) } catch { return .failure(error) }
+            do { return .success(try FileSystem.readFile(real, limit: FileLimits.bytes(for: path))) } catch { return .failure(error) }
         }
     }
 

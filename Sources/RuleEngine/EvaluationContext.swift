@@ -55,7 +55,7 @@ public final class EvaluationContext: ProjectFileAccess {
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
         case .success(let real):
-            do { return .success(try FileSystem.readFile(real)) } catch { return .failure(error) }
+            do { return .success(try FileSystem.readFile(real, limit: FileLimits.bytes(for: path))) } catch { return .failure(error) }
         }
     }
 

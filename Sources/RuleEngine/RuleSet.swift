@@ -120,8 +120,9 @@ public enum RuleModuleLoader {
         var set = RuleSet()
         set.noteModule(file)
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch {
-            let p = YAMLProblem.from(error)
+        switch YAMLLimits.compose(text) {
+        case .success(let r): root = r
+        case .failure(let p):
             set.add(errors: [ModuleError(file: file, line: p.line, message: "YAML syntax error: \(p.message)")])
             return set
         }

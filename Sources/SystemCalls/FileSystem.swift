@@ -90,7 +90,10 @@ public enum FileSystem {
                 }
             throw SystemError(call: "read", path: path, errno: EINVAL, detail: "\(what), not a regular file: not read")
         }
-        if Int(st.st_size) > limit { throw SystemError(call: "read", path: path, errno: EFBIG) }
+        let tooLarge = SystemError(
+            call: "read", path: path, errno: EFBIG,
+            detail: "larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes"), the limit for this kind of file: not read")
+        if Int(st.st_size) > limit { throw tooLarge }
         let expected = max(Int(st.st_size), 0)
         var bytes = [UInt8](repeating: 0, count: expected)
         var filled = 0
@@ -105,7 +108,7 @@ public enum FileSystem {
             if got < 0 { throw SystemError(call: "read", path: path, errno: Int32(-got)) }
             if got == 0 { break }
             filled += got
-            if filled > limit { throw SystemError(call: "read", path: path, errno: EFBIG) }
+            if filled > limit { throw tooLarge }
         }
         bytes.removeSubrange(filled...)
         return bytes

@@ -1,0 +1,65 @@
+import Foundation
+import RuleEngine
+import TestSupport
+import Testing
+
+/// Every input costs bounded work (issue 10, item 4): bombs of a few hundred bytes are findings,
+/// not minutes of CPU and gigabytes of memory. Run against the real binary under `timeout`.
+@Suite struct BoundedWorkTests {
+    func check(_ tree: TempTree) throws -> CommandResult {
+        try runCommand("/usr/bin/timeout", ["60", Repo.binary, "check", "--no-color", tree.path])
+    }
+
+    /// A binary plist of `levels` nested arrays, each holding 10 references to the next level.
+    static func sharedReferenceBomb(levels: Int) -> [UInt8] {
+        var table: [[UInt8]] = [[0xD1, 1, 2], [0x55] + Array("UIKey".utf8)]
+        for level in 0..<levels { table.append([0xAA] + Array(repeating: UInt8(3 + level), count: 10)) }
+        table.append([0x51, UInt8(ascii: "x")])
+        var out = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in table {
+            offsets.append(out.count)
+            out += object
+        }
+        let offsetTable = out.count
+        for o in offsets { out += [UInt8(o >> 8), UInt8(o & 0xFF)] }
+        out += [0, 0, 0, 0, 0, 0, 2, 1]
+        for value in [table.count, 0, offsetTable] { out += (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        return out
+    }
+
+    @Test func aBinaryPlistOfSharedReferencesIsRefused() throws {
+        let bomb = Self.sharedReferenceBomb(levels: 7)
+        #expect(bomb.count < 200)
+        let tree = try TempTree(["App/.reswatch.yaml": .text("devices: [iphone]\n"), "App/Info.plist": .bytes(bomb)])
+        let result = try check(tree)
+        #expect(result.status == 1, "exit \(result.status) (124: it ran away)")
+        #expect(result.stdout.contains("expands to more than 5000000 values"), "\(result.stdout)")
+    }
+
+    @Test(arguments: ["a: &a x\nb:\n  ? *a\n  : 1\n", "a: &a x\n*a : 1\n", "a: &a x\nb: {*a: 1}\n"])
+    func aliasesAsKeysAreRefused(_ yaml: String) throws {
+        let tree = try TempTree([".reswatch.yaml": .text(yaml)])
+        let result = try check(tree)
+        #expect(result.status == 2 && result.stdout.contains("an alias used as a mapping key"), "\(result.stdout)")
+    }
+
+    @Test func aValueAliasBombIsRefused() throws {
+        var yaml = "x0: &x0 [a, a, a, a, a, a, a, a, a, a]\n"
+        for i in 1..<10 { yaml += "x\(i): &x\(i) [\(Array(repeating: "*x\(i - 1)", count: 10).joined(separator: ", "))]\n" }
+        let tree = try TempTree([".reswatch.yaml": .text(yaml)])
+        let result = try check(tree)
+        #expect(result.status == 2 && result.stdout.contains("expands (through aliases) to more than"), "\(result.stdout)")
+        let module = try TempTree(["bomb.yaml": .text(yaml + "rules: []\n")])
+        let rules = try runCommand("/usr/bin/timeout", ["60", Repo.binary, "rules", "check", module.path + "/bomb.yaml"])
+        #expect(rules.status == 1 && rules.stdout.contains("expands (through aliases)"), "\(rules.stdout)")
+    }
+
+    @Test func aContentsJsonBeyondItsLimitIsNotReadAndSaysSo() throws {
+        let big = "{\"images\":[" + Array(repeating: "{\"idiom\":\"universal\"}", count: 250_000).joined(separator: ",") + "]}"
+        let tree = try TempTree(["A.imageset/Contents.json": .text(big)])
+        let result = try check(tree)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("larger than 4 MiB, the limit for this kind of file: not read [io.unreadable]"), "\(result.stdout)")
+    }
+}
