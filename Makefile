@@ -127,6 +127,7 @@ test: test-deps build lint
 bench: bench-deps release
 	python3 Benchmarks/check_bench.py
 	python3 Benchmarks/latency_bench.py
+	python3 Benchmarks/bigdir_bench.py
 
 clean:
 	rm -rf .build reswatch-*.tar.gz

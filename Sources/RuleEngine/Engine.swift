@@ -104,6 +104,7 @@ public final class Engine {
             guard let rel = relative(p) else { continue }
             change.merge(tree.refresh(rel))
         }
+        tree.finishBatch()
         return process(change, touched: Set(paths.compactMap { relative($0) }))
     }
 

@@ -18,6 +18,9 @@ public struct ResourceTree: Sendable {
     public private(set) var files: [String: FileStatus] = [:]
     /// Directories that could not be listed, with why.
     public private(set) var unreadable: [String: SystemError] = [:]
+    /// Names removed from listings during a batch of refreshes, applied in one pass per folder by
+    /// `finishBatch()` (removing 50,000 files one by one from a sorted array was quadratic).
+    private var pendingRemovals: [String: Set<String>] = [:]
 
     /// The root with its links resolved: a file link must lead inside it to be read.
     public let realRoot: String?
@@ -230,18 +233,41 @@ public struct ResourceTree: Sendable {
         }
     }
 
+    // Listings stay sorted by name; an update is a binary search (O(log n) comparisons) and one
+    // move, in place: adding 50,000 files to one folder no longer compares every name each time.
     private mutating func addToListing(_ dir: String, _ entry: DirectoryEntry) {
-        var entries = directories[dir] ?? []
-        if let i = entries.firstIndex(where: { $0.name == entry.name }) {
-            entries[i] = entry
+        let i = Self.position(of: entry.name, in: directories[dir] ?? [])
+        if directories[dir] == nil { directories[dir] = [] }
+        if i < directories[dir]!.count, directories[dir]![i].name == entry.name {
+            directories[dir]![i] = entry
         } else {
-            let at = entries.firstIndex { $0.name > entry.name } ?? entries.count
-            entries.insert(entry, at: at)
+            directories[dir]!.insert(entry, at: i)
         }
-        directories[dir] = entries
     }
 
     private mutating func removeFromListing(_ dir: String, name: String) {
-        directories[dir]?.removeAll { $0.name == name }
+        guard directories[dir] != nil else { return }
+        pendingRemovals[dir, default: []].insert(name)
+    }
+
+    /// Applies the listing removals of a batch of `refresh` calls: one pass per folder touched.
+    public mutating func finishBatch() {
+        for (dir, names) in pendingRemovals where directories[dir] != nil {
+            // A name removed and added again within the batch stays.
+            let gone = names.filter { files[RelativePath.join(dir, $0)] == nil && !isDirectory(RelativePath.join(dir, $0)) }
+            if !gone.isEmpty { directories[dir]!.removeAll { gone.contains($0.name) } }
+        }
+        pendingRemovals = [:]
+    }
+
+    /// The first index whose name is not below `name` (listings are sorted by name).
+    static func position(of name: String, in entries: [DirectoryEntry]) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].name < name { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }
