@@ -49,8 +49,8 @@ public enum PNGReader {
                 damage: "CgBI (Xcode-crushed) PNG: standard decoders cannot read it")
         }
         var info = rw_png_pixels()
-        let code = bytes.withUnsafeBufferPointer {
-            rw_png_decode_pixels($0.baseAddress, $0.count, decodeLimitBytes, &info)
+        let code = DecodeBudget.shared.withReservation(DecodeBudget.estimate(bytes)) {
+            bytes.withUnsafeBufferPointer { rw_png_decode_pixels($0.baseAddress, $0.count, decodeLimitBytes, &info) }
         }
         let message = messageText(&info.message)
         if code == RW_PNG_TOO_LARGE {
