@@ -65,7 +65,7 @@ public struct RPCRequest: Sendable {
         guard case .string(let method)? = o["method"] else { return .failure(.invalidRequest("\"method\" must be a string")) }
         if let id = o["id"] {
             switch id {
-            case .string, .number, .null: break
+            case .string, .integer, .number, .null: break
             default: return .failure(.invalidRequest("\"id\" must be a string, number or null"))
             }
         }
