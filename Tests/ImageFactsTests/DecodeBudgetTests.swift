@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 
 @testable import ImageFacts
@@ -31,6 +32,14 @@ import Testing
         let value = budget.withReservation(1_000) { 7 }
         #expect(value == 7)
         #expect(budget.peak == 64)
+    }
+
+    @Test func aRealDecodeHoldsItsBufferFromTheProcessBudget() {
+        let bytes = PNGSynthesizer.encode(PNGSpec(width: 700, height: 700, color: .rgba))
+        let key = FileKey(device: 0, inode: 0, size: 0, modifiedNanoseconds: 0)
+        #expect(PNGReader.decode(bytes: bytes, key: key).damage == nil)
+        #expect(DecodeBudget.estimate(bytes) == 700 * 700 * 4)
+        #expect(DecodeBudget.shared.peak >= 700 * 700 * 4, "libpng's buffer was reserved before the decode")
     }
 
     @Test func estimateReadsTheHeaderAndFallsBackToTheLargestOnGarbage() {
