@@ -24,12 +24,18 @@ public struct DaemonConfiguration: Sendable {
     public var factsCacheEntries = 4096
     /// Subscriber queue bound (bytes waiting to be written) before the queue is dropped for a resync.
     public var subscriberQueueBytes = 1 << 20
+    /// Connections served at once; past it a new client gets an error reply and is closed.
+    public var maxClients = 256
+    /// A connection that sends no request for this long while it has nothing in flight and no
+    /// subscription, or whose replies stay unread this long, is closed.
+    public var clientIdleTimeoutSeconds = 600
 
     public init(socketPath: String) { self.socketPath = socketPath }
 
     /// Keys of a daemon config file (`reswatch daemon --config FILE`).
     public static let fileKeys: Set<String> = [
-        "roots", "socket", "log-file", "settle-ms", "settle-cap-ms", "rules", "exclude", "allow-project-exec",
+        "roots", "socket", "log-file", "settle-ms", "settle-cap-ms", "rules", "exclude", "allow-project-exec", "max-clients",
+        "client-idle-timeout",
     ]
 
     /// Applies a YAML config file; command-line values given explicitly are applied after it by the caller.
@@ -70,6 +76,12 @@ public struct DaemonConfiguration: Sendable {
             case "allow-project-exec":
                 guard let b = v.bool else { throw fail("expected true or false") }
                 allowProjectExec = b
+            case "max-clients":
+                guard let n = v.int, (1...65_536).contains(n) else { throw fail("expected a whole number in 1…65536") }
+                maxClients = n
+            case "client-idle-timeout":
+                guard let n = v.int, (1...86_400).contains(n) else { throw fail("expected seconds (a whole number in 1…86400)") }
+                clientIdleTimeoutSeconds = n
             case "exclude":
                 guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directory names") }
                 excludes = Set(list)

@@ -5,30 +5,59 @@ import ReswatchProtocol
 
 /// One client connection: JSON-RPC requests in, responses and notifications out. Malformed input
 /// of any kind gets an error reply and the connection carries on.
-final class RPCConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
+///
+/// Bounded per client: at most `maxInFlight` requests are worked on at once, and while that many
+/// are, or while its replies wait unread (past the write buffer's high water mark), nothing more is
+/// read from the socket: a client that pipelines without reading fills its own socket buffer, not
+/// the daemon's memory. Lines of one read that cannot be started yet wait in `queued` (at most one
+/// read's worth). A connection idle for `idleTimeout` (no request, nothing in flight, no
+/// subscription), or not reading its replies that long, is closed.
+final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     // @unchecked: NIO confines every call of a handler to its channel's event loop.
     typealias InboundIn = Frame
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     let core: DaemonCore
     let logger: Logger
     let lineLimit: Int
+    let limits: ClientLimits
     var connection: ConnectionContext?
+    var context: ChannelHandlerContext?
     var inFlight = 0
     var inputClosed = false
+    var queued = CircularBuffer<Frame>()
+    /// A read the pipeline asked for while reading was paused.
+    var readHeld = false
+    var idleCheck: Scheduled<Void>?
+    var lastActivity = NIODeadline.now()
+    /// Since when the connection has not been writable (its replies wait unread).
+    var unwritableSince: NIODeadline?
 
-    init(core: DaemonCore, logger: Logger, lineLimit: Int) {
+    init(core: DaemonCore, logger: Logger, lineLimit: Int, limits: ClientLimits) {
         self.core = core
         self.logger = logger
         self.lineLimit = lineLimit
+        self.limits = limits
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
         connection = ConnectionContext(core: core, sink: ConnectionSink(channel: context.channel, core: core))
+        lastActivity = .now()
+        scheduleIdleCheck(context.eventLoop)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        queued.removeAll()
         if let id = connection?.subscription.withLock({ $0 }) {
             let core = self.core
             Task { _ = await core.unsubscribe(id) }
@@ -37,7 +66,13 @@ final class RPCConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { connection?.sink.writable() }
+        if context.channel.isWritable {
+            unwritableSince = nil
+            connection?.sink.writable()
+            drain()
+        } else if unwritableSince == nil {
+            unwritableSince = .now()
+        }
         context.fireChannelWritabilityChanged()
     }
 
@@ -45,15 +80,49 @@ final class RPCConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         if let e = event as? ChannelEvent, e == .inputClosed {
             // The client half-closed (e.g. socat after its last line): answer, then close.
             inputClosed = true
-            if inFlight == 0 { context.close(promise: nil) }
+            closeIfDone()
             return
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
+        queued.append(unwrapInboundIn(data))
+        lastActivity = .now()
+        drain()
+    }
+
+    /// Reading from the socket: only while this connection may start more work.
+    func read(context: ChannelHandlerContext) {
+        if mayRead(context.channel) { context.read() } else { readHeld = true }
+    }
+
+    func mayRead(_ channel: any Channel) -> Bool { queued.isEmpty && inFlight < limits.maxInFlight && channel.isWritable }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("connection error: \(error)")
+        context.close(promise: nil)
+    }
+
+    /// Starts queued lines while there is room, then resumes reading if it was held.
+    func drain() {
+        guard let context else { return }
         let channel = context.channel
+        while !queued.isEmpty, inFlight < limits.maxInFlight, channel.isWritable {
+            handle(queued.removeFirst(), channel: channel)
+        }
+        if readHeld && mayRead(channel) {
+            readHeld = false
+            context.read()
+        }
+        closeIfDone()
+    }
+
+    func closeIfDone() {
+        if inputClosed && inFlight == 0 && queued.isEmpty { context?.close(promise: nil) }
+    }
+
+    func handle(_ frame: Frame, channel: any Channel) {
         switch frame {
         case .tooLong:
             write(RPCEncoder.error(id: .null, .lineTooLong(lineLimit)), to: channel)
@@ -65,11 +134,6 @@ final class RPCConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 dispatch(request, channel: channel)
             }
         }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        logger.debug("connection error: \(error)")
-        context.close(promise: nil)
     }
 
     func dispatch(_ request: RPCRequest, channel: any Channel) {
@@ -94,15 +158,41 @@ final class RPCConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             }
             loop.execute { [self] in
                 inFlight -= 1
+                lastActivity = .now()
                 // A notification (no id) gets no reply, as JSON-RPC says.
                 if id != nil { write(reply, to: channel) }
                 if isSubscribe { connection.sink.release() }
-                if inputClosed && inFlight == 0 { channel.close(promise: nil) }
+                drain()
             }
         }
     }
 
     func write(_ bytes: [UInt8], to channel: any Channel) {
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+    }
+
+    // MARK: - idle connections
+
+    func scheduleIdleCheck(_ loop: any EventLoop) {
+        let period = TimeAmount.nanoseconds(max(limits.idleTimeout.nanoseconds / 4, 100_000_000))
+        idleCheck = loop.scheduleTask(in: period) { [self] in
+            checkIdle()
+            scheduleIdleCheck(loop)
+        }
+    }
+
+    func checkIdle() {
+        guard let context, context.channel.isActive else { return }
+        let now = NIODeadline.now()
+        if let since = unwritableSince, now - since >= limits.idleTimeout {
+            logger.info("closing a client that has not read its replies for \(limits.idleTimeout.nanoseconds / 1_000_000_000) s")
+            context.close(promise: nil)
+            return
+        }
+        let subscribed = connection?.subscription.withLock({ $0 }) != nil
+        if !subscribed, inFlight == 0, queued.isEmpty, now - lastActivity >= limits.idleTimeout {
+            logger.debug("closing an idle client")
+            context.close(promise: nil)
+        }
     }
 }

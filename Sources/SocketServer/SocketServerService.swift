@@ -14,13 +14,13 @@ public struct SocketServerService: Service {
     let core: DaemonCore
     let path: String
     let logger: Logger
-    let highWaterMark: Int
+    let limits: ClientLimits
 
-    public init(core: DaemonCore, path: String, logger: Logger, highWaterMark: Int = 1 << 20) {
+    public init(core: DaemonCore, path: String, logger: Logger, limits: ClientLimits = ClientLimits()) {
         self.core = core
         self.path = path
         self.logger = logger
-        self.highWaterMark = highWaterMark
+        self.limits = limits
     }
 
     /// Checks and creates the socket directory (0700, ours) and removes a stale socket file.
@@ -66,16 +66,25 @@ public struct SocketServerService: Service {
     public func run() async throws {
         let core = self.core
         let logger = self.logger
-        let mark = ChannelOptions.Types.WriteBufferWaterMark(low: highWaterMark / 4, high: highWaterMark)
+        let limits = self.limits
+        let mark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.queueBytes / 4, high: limits.queueBytes)
+        let clients = ClientCounter()
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: mark)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                let count = clients.opened()
+                channel.closeFuture.whenComplete { _ in clients.closed() }
+                return channel.eventLoop.makeCompletedFuture {
+                    guard count <= limits.maxClients else {
+                        logger.warning("refused a client: \(limits.maxClients) connections are open (max-clients)")
+                        try channel.pipeline.syncOperations.addHandler(RefuseHandler(limit: limits.maxClients))
+                        return
+                    }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: Self.lineLimit)))
                     try channel.pipeline.syncOperations.addHandler(
-                        RPCConnectionHandler(core: core, logger: logger, lineLimit: Self.lineLimit))
+                        RPCConnectionHandler(core: core, logger: logger, lineLimit: Self.lineLimit, limits: limits))
                 }
             }
         let channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()

@@ -88,7 +88,10 @@ struct DaemonCommand: AsyncParsableCommand {
         let core = DaemonCore(
             configuration: configuration, version: ReswatchVersion.string, logger: logger, eventLog: eventLog, notifier: notifier)
         let server = SocketServerService(
-            core: core, path: configuration.socketPath, logger: logger, highWaterMark: configuration.subscriberQueueBytes)
+            core: core, path: configuration.socketPath, logger: logger,
+            limits: ClientLimits(
+                maxClients: configuration.maxClients, queueBytes: configuration.subscriberQueueBytes,
+                idleTimeoutSeconds: configuration.clientIdleTimeoutSeconds))
         let group = ServiceGroup(
             services: [
                 CoreService(core: core), server, SignalService(core: core, eventLog: eventLog, logger: logger),

@@ -30,6 +30,8 @@ import Testing
         ("settle-ms: soon\n", "daemon.yaml:1: settle-ms: expected milliseconds"),
         ("roots: [a\n", "daemon.yaml:2: YAML syntax error"),
         ("root: [/tmp]\n", "daemon.yaml:1: unknown key 'root'"),
+        ("roots: []\nmax-clients: 0\n", "daemon.yaml:2: max-clients: expected a whole number in 1…65536"),
+        ("client-idle-timeout: 1e99\n", "daemon.yaml:1: client-idle-timeout: expected seconds"),
     ])
     func aBrokenConfigFileIsAClearErrorWithItsLine(_ body: String, _ expected: String) throws {
         let dir = try TempTree(["daemon.yaml": .text(body)])

@@ -1,0 +1,47 @@
+import NIOCore
+import ReswatchProtocol
+import Synchronization
+
+/// What one client may cost the daemon. Every bound is per connection except `maxClients`.
+public struct ClientLimits: Sendable {
+    /// Connections served at once; one more gets an error reply and is closed.
+    public var maxClients = 256
+    /// Bytes of replies and notifications waiting to be written before the connection counts as
+    /// not reading: no further request is read from it, notifications are dropped for a resync.
+    public var queueBytes = 1 << 20
+    /// Requests of one connection being worked on at once; further lines wait unread in the socket.
+    public var maxInFlight = 16
+    /// Idle (no request, nothing in flight, no subscription) or not reading its replies this long: closed.
+    public var idleTimeout = TimeAmount.seconds(600)
+
+    public init() {}
+
+    public init(maxClients: Int, queueBytes: Int, idleTimeoutSeconds: Int) {
+        self.maxClients = maxClients
+        self.queueBytes = queueBytes
+        self.idleTimeout = .seconds(Int64(idleTimeoutSeconds))
+    }
+}
+
+/// Open connections, counted across event loops.
+final class ClientCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Counts a new connection; returns the number open including it.
+    func opened() -> Int { count.add(1, ordering: .relaxed).newValue }
+    func closed() { count.subtract(1, ordering: .relaxed) }
+}
+
+/// Serves a connection past `maxClients`: one error reply, then close.
+final class RefuseHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let line = RPCEncoder.error(id: .null, .failed("too many clients: \(limit) connections are open (max-clients); try again later"))
+        let channel = context.channel
+        channel.writeAndFlush(channel.allocator.buffer(bytes: line)).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
