@@ -7,14 +7,14 @@ extension DaemonCore {
     public func status() -> StatusResult {
         let list = roots.keys.sorted().map { path -> RootStatus in
             let r = roots[path]!
-            let counts = r.engine.severityCounts
+            let counts = r.diagnostics.bySeverity
             return RootStatus(
-                path: path, state: r.state, files: r.engine.fileCount, projects: r.engine.projectContexts.count,
+                path: path, state: r.state, files: r.summary.files, projects: r.summary.projects,
                 errors: counts[.error] ?? 0, warnings: counts[.warning] ?? 0, infos: counts[.info] ?? 0,
                 lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason)
         }
         var errors = modules.errors
-        for r in roots.values { for e in r.engine.ruleErrors where !errors.contains(e) { errors.append(e) } }
+        for r in roots.values { for e in r.summary.ruleErrors where !errors.contains(e) { errors.append(e) } }
         return StatusResult(
             roots: list, generation: generation, uptimeSeconds: (Date().timeIntervalSince(started) * 10).rounded() / 10,
             ruleErrors: errors, watches: watcher.watchCount, settleMilliseconds: configuration.settleMilliseconds,
@@ -32,7 +32,7 @@ extension DaemonCore {
         var out: [Diagnostic] = []
         var matched = path == nil
         for (rootPath, record) in selected {
-            var found = record.engine.diagnostics
+            var found = record.diagnostics.all
             if let path {
                 // An absolute path selects the roots that contain it; a relative one applies to each root.
                 let relative: String
@@ -111,11 +111,11 @@ extension DaemonCore {
 
     func expireBarrier(_ id: UInt64) {
         barrierWaiters.removeValue(forKey: id)?.resume(returning: false)
-        settleWaiters.removeValue(forKey: id)?.resume(returning: false)
+        seenWaiters.removeValue(forKey: id)?.waiter.resume(returning: false)
     }
 
     /// Re-reads everything of one root (or all) from disk.
-    public func recheck(root: String?) throws(RPCError) -> GenerationResult {
+    public func recheck(root: String?) async throws(RPCError) -> GenerationResult {
         let targets: [String]
         if let root {
             let r = FileSystem.absolutePath(root)
@@ -124,7 +124,7 @@ extension DaemonCore {
         } else {
             targets = roots.keys.sorted()
         }
-        for r in targets { publish(root: r, roots[r]!.engine.fullScan()) }
+        for r in targets { await runEngine(r) { $0.fullScan() } }
         return GenerationResult(generation: generation)
     }
 
@@ -141,12 +141,13 @@ extension DaemonCore {
     }
 
     /// SIGHUP or a changed module file: reload the modules, re-run what depends on rules.
-    public func reload(reason: String) {
+    public func reload(reason: String) async {
         notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
         logger.info("reloading rule modules (\(reason))")
         modules.reload()
         for error in modules.errors { reportModuleError(error) }
-        for root in roots.keys.sorted() { publish(root: root, roots[root]!.engine.replaceRules(modules.current)) }
+        let rules = modules.current
+        for root in roots.keys.sorted() { await runEngine(root) { $0.replaceRules(rules) } }
         publishStatus()
         notifier.notify("READY=1\nSTATUS=\(statusLine)")
     }

@@ -7,17 +7,11 @@ import Watcher
 
 /// The daemon's state: one incremental engine per watched root, the diagnostics generation,
 /// subscribers and sync waiters. Watcher events are settled here and applied as change sets.
+///
+/// The actor never waits on big work: scans, rescans and change sets run on each root's own
+/// engine thread (`EngineWorker`), one job per root at a time, while the actor answers requests
+/// from what the jobs returned. A root whose first scan runs is `scanning` meanwhile.
 public actor DaemonCore {
-    struct Root {
-        let engine: Engine
-        var state: RootStatus.State = .scanning
-        var lastChange: Date?
-        var recrawls = 0
-        var reason: String?
-        /// The watch is established and the follow-up rescan has run.
-        var watchConfirmed = false
-    }
-
     public nonisolated let configuration: DaemonConfiguration
     public nonisolated let version: String
     let watcher: InotifyWatcher
@@ -25,22 +19,29 @@ public actor DaemonCore {
     let eventLog: EventLog?
     let notifier: SystemdNotifier
     var modules: RuleModules
-    var roots: [String: Root] = [:]
+    var roots: [String: WatchedRoot] = [:]
+    var nextToken: UInt64 = 0
     public private(set) var generation = 0
     let started = Date()
     var subscribers: [UInt64: Subscriber] = [:]
     var nextSubscriber: UInt64 = 1
-    // Settling.
+    // Settling: changes read from the watcher and not yet applied, with the sequence number of
+    // each root's oldest one (a barrier waits until nothing at or below its number is unapplied).
+    var eventSequence: UInt64 = 0
     var pendingPaths: [String: Set<String>] = [:]
     var pendingRescans: [String: String] = [:]
     var pendingRuleReload = false
+    var pendingSince: [String: UInt64] = [:]
+    /// Change sets handed to engine jobs and not finished: batch id → (root, oldest sequence number).
+    var applying: [UInt64: (root: String, since: UInt64)] = [:]
+    var nextBatch: UInt64 = 0
     var firstPending: ContinuousClock.Instant?
     var lastEvent: ContinuousClock.Instant?
     var flushTask: Task<Void, Never>?
-    // sync barriers: id → waiter. A barrier seen while changes are pending waits for the flush
-    // that applies them (settleWaiters); one seen with nothing pending is answered at once.
+    // sync barriers: id → waiter. Once the barrier's own event is read (`seenWaiters`, with the
+    // sequence number it was read at), it is answered when every change read before it is applied.
     var barrierWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-    var settleWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    var seenWaiters: [UInt64: (sequence: UInt64, waiter: CheckedContinuation<Bool, Never>)] = [:]
     var barrierSequence: UInt64 = 0
     var readyAnnounced = false
     var listening = false
@@ -79,9 +80,9 @@ public actor DaemonCore {
     public func stop() {
         flushTask?.cancel()
         for (_, w) in barrierWaiters { w.resume(returning: false) }
-        for (_, w) in settleWaiters { w.resume(returning: false) }
+        for (_, w) in seenWaiters { w.waiter.resume(returning: false) }
         barrierWaiters = [:]
-        settleWaiters = [:]
+        seenWaiters = [:]
         watcher.stop()
     }
 
@@ -106,22 +107,32 @@ public actor DaemonCore {
         }
         // Watch first, scan second: nothing written during the scan is lost (the watcher also
         // sends a rescan once its watch is in place).
-        let engine = Engine(
-            root: root, rules: modules.current, registry: BuiltinKinds.registry, excludes: configuration.excludes,
-            cacheCapacity: configuration.factsCacheEntries, allowProjectExec: configuration.allowProjectExec)
-        roots[root] = Root(engine: engine)
+        nextToken += 1
+        let token = nextToken
+        let worker = EngineWorker(
+            Engine(
+                root: root, rules: modules.current, registry: BuiltinKinds.registry, excludes: configuration.excludes,
+                cacheCapacity: configuration.factsCacheEntries, allowProjectExec: configuration.allowProjectExec))
+        roots[root] = WatchedRoot(worker: worker, token: token)
         watcher.add(root: root)
         publishStatus()
         logger.info("watching \(root)")
         eventLog?.write("state", ["root": .string(root), "state": .string("scanning")])
-        let delta = engine.fullScan()
-        roots[root]?.state = watcher.degradedRoots[root] == nil ? .ready : .degraded
-        roots[root]?.reason = watcher.degradedRoots[root]
-        publish(root: root, delta)
+        // The scan runs on the root's engine thread: other requests are answered meanwhile.
+        guard await runEngine(root, token: token, { $0.fullScan() }) != nil, var record = roots[root], record.token == token else {
+            return rootPaths  // removed while it was scanning
+        }
+        record.state = watcher.degradedRoots[root] == nil ? .ready : .degraded
+        record.reason = watcher.degradedRoots[root]
+        roots[root] = record
         eventLog?.write(
-            "state", ["root": .string(root), "state": .string(roots[root]!.state.rawValue), "files": .number(Double(engine.fileCount))])
-        logger.info("\(root): \(engine.fileCount) files, \(engine.severityCounts.values.reduce(0, +)) diagnostics")
+            "state", ["root": .string(root), "state": .string(record.state.rawValue), "files": .number(Double(record.summary.files))])
+        logger.info("\(root): \(record.summary.files) files, \(record.diagnostics.bySeverity.values.reduce(0, +)) diagnostics")
         publishStatus()
+        // Changes that arrived during the scan are applied now; sync no longer skips this root.
+        if firstPending != nil, flushTask == nil { flushTask = Task { await self.settle() } }
+        releaseBarriers()
+        announceReadyIfScanned()
         return rootPaths
     }
 
@@ -129,150 +140,49 @@ public actor DaemonCore {
         let root = FileSystem.absolutePath(path)
         guard let record = roots.removeValue(forKey: root) else { throw .notFound("\(root) is not watched") }
         watcher.remove(root: root)
-        let removed = record.engine.diagnostics
-        if !removed.isEmpty {
+        for waiter in record.waiting { waiter.resume() }  // they see the root gone and give up
+        pendingPaths[root] = nil
+        pendingRescans[root] = nil
+        pendingSince[root] = nil
+        if !record.diagnostics.isEmpty {
             generation += 1
-            broadcast(DiagnosticDelta(added: [], removed: removed))
+            broadcast(DiagnosticDelta(added: [], removed: record.diagnostics.all))
         }
         eventLog?.write("state", ["root": .string(root), "state": .string("removed")])
         logger.info("stopped watching \(root)")
         publishStatus()
+        releaseBarriers()
         return rootPaths
     }
 
     public var rootPaths: [String] { roots.keys.sorted() }
 
-    // MARK: - watcher events and settling
-
-    public func receive(_ event: WatchEvent) {
-        switch event {
-        case .changed(let root, let path):
-            if modules.sources.directories.contains(root) {
-                if path.hasSuffix(".yaml") || path.hasSuffix(".yml") { pendingRuleReload = true }
-            } else {
-                pendingPaths[root, default: []].insert(path)
-            }
-        case .rescan(let root, let reason):
-            if modules.sources.directories.contains(root) {
-                if reason == "watch added" { return }  // loaded at start already
-                pendingRuleReload = true
-            } else {
-                pendingRescans[root] = reason
-            }
-            // Events were lost (a full kernel queue drops the barrier's own event too): the rescan
-            // reads the disk after every barrier registered so far was written, so it releases them.
-            for (id, waiter) in barrierWaiters { settleWaiters[id] = waiter }
-            barrierWaiters = [:]
-        case .degraded(let root, let reason):
-            roots[root]?.state = .degraded
-            roots[root]?.reason = reason
-            logger.error("\(root): \(reason)")
-            eventLog?.write("state", ["root": .string(root), "state": .string("degraded"), "reason": .string(reason)])
-            notifier.notify("STATUS=degraded: \(reason)")
-            publishStatus()
-            return
-        case .recovered(let root):
-            roots[root]?.state = .ready
-            roots[root]?.reason = nil
-            logger.notice("\(root): fully watched again")
-            publishStatus()
-            return
-        case .rootGone(let root):
-            logger.warning("\(root) was deleted or moved away; it is no longer watched")
-            _ = try? removeRoot(root)
-            return
-        case .barrier(let id):
-            guard let waiter = barrierWaiters.removeValue(forKey: id) else { return }
-            if pendingPaths.isEmpty && pendingRescans.isEmpty && !pendingRuleReload {
-                waiter.resume(returning: true)
-            } else {
-                settleWaiters[id] = waiter  // answered when the pending changes are applied
-            }
-            return
+    /// Runs `job` on the root's engine thread, after any job of the root already running (so
+    /// deltas are published in the order they were computed), and publishes its delta. Nil when
+    /// the root was removed meanwhile.
+    @discardableResult
+    func runEngine(_ root: String, token: UInt64? = nil, _ job: @escaping @Sendable (Engine) -> DiagnosticDelta) async -> DiagnosticDelta? {
+        guard let record = roots[root], record.token == token ?? record.token else { return nil }
+        let token = record.token
+        let worker = record.worker
+        if roots[root]?.busy == true {
+            // In turn: the job before hands the root over (busy stays set), or removal ends the wait.
+            await withCheckedContinuation { roots[root]?.waiting.append($0) }
+            guard roots[root]?.token == token else { return nil }
+        } else {
+            roots[root]?.busy = true
         }
-        let now = ContinuousClock.now
-        if firstPending == nil { firstPending = now }
-        lastEvent = now
-        if flushTask == nil { flushTask = Task { await self.settle() } }
-    }
-
-    /// Waits for `settle-ms` of quiet (or the cap), then applies everything pending.
-    func settle() async {
-        let settle = Duration.milliseconds(configuration.settleMilliseconds)
-        let cap = Duration.milliseconds(configuration.settleCapMilliseconds)
-        while !Task.isCancelled {
-            let now = ContinuousClock.now
-            guard let first = firstPending, let last = lastEvent else { break }
-            let quiet = now - last
-            let waited = now - first
-            if quiet >= settle || waited >= cap { break }
-            // No timer slack: the settle time is the latency floor.
-            try? await Task.sleep(until: now + min(settle - quiet, cap - waited), tolerance: .zero, clock: .continuous)
+        let (delta, summary) = await worker.run(job)
+        guard roots[root]?.token == token else { return nil }
+        roots[root]?.summary = summary
+        publish(root: root, delta)
+        if let next = roots[root]?.waiting.first {
+            roots[root]?.waiting.removeFirst()
+            next.resume()
+        } else {
+            roots[root]?.busy = false
         }
-        flushTask = nil
-        flush()
-    }
-
-    func flush() {
-        let flushStart = ContinuousClock.now
-        let waited = firstPending.map { flushStart - $0 }
-        defer {
-            if logger.logLevel <= .debug {
-                let work = ContinuousClock.now - flushStart
-                logger.debug("batch applied: waited \(waited.map { "\($0)" } ?? "-") for quiet, worked \(work)")
-            }
-        }
-        let paths = pendingPaths
-        let rescans = pendingRescans
-        let reloadRules = pendingRuleReload
-        pendingPaths = [:]
-        pendingRescans = [:]
-        pendingRuleReload = false
-        firstPending = nil
-        lastEvent = nil
-        if reloadRules { reload(reason: "a rule module changed") }
-        for root in Set(paths.keys).union(rescans.keys).sorted() {
-            guard let record = roots[root] else { continue }
-            let changed = paths[root] ?? []
-            let delta: DiagnosticDelta
-            if let reason = rescans[root] {
-                let initial = reason == "watch added"
-                if !initial {
-                    roots[root]?.recrawls += 1
-                    logger.warning("\(root): rescanning (\(reason))")
-                }
-                eventLog?.write("rescan", ["root": .string(root), "reason": .string(reason)])
-                delta = record.engine.rescan()
-                if initial && !record.watchConfirmed {
-                    roots[root]?.watchConfirmed = true
-                    let degraded = watcher.degradedRoots[root]
-                    roots[root]?.state = degraded == nil ? .ready : .degraded
-                    roots[root]?.reason = degraded
-                    eventLog?.write(
-                        "state",
-                        [
-                            "root": .string(root), "state": .string(roots[root]!.state.rawValue),
-                            "files": .number(Double(record.engine.fileCount)),
-                        ])
-                    publishStatus()
-                }
-                if record.state == .degraded, watcher.degradedRoots[root] == nil {
-                    roots[root]?.state = .ready
-                    roots[root]?.reason = nil
-                    publishStatus()
-                }
-            } else {
-                let t0 = ContinuousClock.now
-                delta = record.engine.apply(changedPaths: changed)
-                if logger.logLevel <= .debug { logger.debug("engine: \(delta.evaluationsRun) evaluations in \(ContinuousClock.now - t0)") }
-            }
-            publish(root: root, delta)
-        }
-        // Every change read before the waiting barriers is applied now.
-        let released = settleWaiters
-        settleWaiters = [:]
-        for (_, w) in released { w.resume(returning: true) }
-        announceReadyIfScanned()
+        return delta
     }
 
     /// The socket server accepts connections.
@@ -289,8 +199,8 @@ public actor DaemonCore {
     }
 
     var statusLine: String {
-        let errors = roots.values.reduce(0) { $0 + ($1.engine.severityCounts[.error] ?? 0) }
-        let warnings = roots.values.reduce(0) { $0 + ($1.engine.severityCounts[.warning] ?? 0) }
+        let errors = roots.values.reduce(0) { $0 + ($1.diagnostics.bySeverity[.error] ?? 0) }
+        let warnings = roots.values.reduce(0) { $0 + ($1.diagnostics.bySeverity[.warning] ?? 0) }
         return "watching \(roots.count) root\(roots.count == 1 ? "" : "s"): \(errors) errors, \(warnings) warnings"
     }
 
@@ -299,6 +209,7 @@ public actor DaemonCore {
     func publish(root: String, _ delta: DiagnosticDelta) {
         guard !delta.isEmpty else { return }
         generation += 1
+        roots[root]?.diagnostics.apply(delta)
         roots[root]?.lastChange = Date()
         broadcast(delta)
         for d in delta.added { eventLog?.write("diagnostic.added", Self.logFields(d)) }
