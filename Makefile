@@ -4,8 +4,11 @@
 #   make bench    release build + benchmarks beside find, cat, pngcheck and watchman (installs them)
 #   make install  PREFIX=/usr/local DESTDIR=: binary, man pages, completions, units, examples, docs
 #   make dist     release tarball whose binary needs no Swift toolchain (static Swift stdlib)
+#   make fuzz     libFuzzer + address sanitizer over every reader of hostile input (FUZZ_SECONDS each)
+#   make asan     the test suite with the address sanitizer (binary and tests)
 #   make dist-check  proves it: no Swift library linked, and it checks the example with the toolchain hidden
 
+SHELL        := /bin/bash
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
 TEST_DEPS    := util-linux socat systemd python3
@@ -22,7 +25,7 @@ RELEASE_BIN  := .build/release/reswatch
 GENERATED    := .build/generated
 DIST         := reswatch-$(VERSION)-linux-$(ARCH)
 
-.PHONY: all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
+.PHONY: fuzz asan all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
 
 all: build
 
@@ -128,6 +131,39 @@ bench: bench-deps release
 	python3 Benchmarks/check_bench.py
 	python3 Benchmarks/latency_bench.py
 	python3 Benchmarks/bigdir_bench.py
+
+# Fuzzing: reswatch-fuzz built with libFuzzer (its no-main runtime from the Swift toolchain's
+# clang) and AddressSanitizer; each target runs FUZZ_SECONDS from its seeds in
+# Tests/FuzzTargetsTests/Corpus/<target> (new inputs go to .build/fuzz/corpus). A crash, a hang
+# over 10 s or 2 GB of memory stops the run and leaves the input in .build/fuzz/crashes:
+# replay it with `.build/debug/reswatch-fuzz TARGET FILE`, fix, and add it to the corpus as regress-*.
+FUZZ_SECONDS ?= 75
+FUZZ_TARGETS := png plist pbxproj contents yaml xcodegen rules rpc check
+FUZZ_BUILD   := .build/fuzz
+FUZZER_LIB    = $(shell find "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/../lib/clang" -name 'libclang_rt.fuzzer_no_main-$(ARCH).a' 2>/dev/null | head -1)
+
+fuzz: deps
+	@test -n "$(FUZZER_LIB)" || { echo "fuzz: libclang_rt.fuzzer_no_main-$(ARCH).a not found in the Swift toolchain" >&2; exit 2; }
+	RESWATCH_FUZZ=1 RESWATCH_FUZZER_LIB="$(FUZZER_LIB)" $(SWIFT) build --product reswatch-fuzz --scratch-path $(FUZZ_BUILD) \
+		--sanitize=address -Xswiftc -use-ld=lld -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+		-Xcc -fsanitize=fuzzer-no-link
+	@mkdir -p $(FUZZ_BUILD)/crashes
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+		ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/debug/reswatch-fuzz $$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crashes/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t Tests/FuzzTargetsTests/Corpus/$$t 2>&1 | grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" ; \
+		status=$${PIPESTATUS[0]}; if [ $$status != 0 ]; then echo "fuzz $$t: failed (exit $$status); input in $(FUZZ_BUILD)/crashes" >&2; exit 1; fi; \
+	done
+
+# The test suite with AddressSanitizer on the tests and on the reswatch binary they start. Leak
+# reports are off: the only leaks are one-time allocations of the Swift runtime, XCTest and
+# CoreFoundation's plist parser.
+asan: test-deps
+	$(SWIFT) build --scratch-path .build/asan --sanitize=address --build-tests
+	ASAN_OPTIONS=detect_leaks=0 RESWATCH_ASAN=1 RESWATCH_TEST_BINARY=$(CURDIR)/.build/asan/debug/reswatch \
+		$(SWIFT) test --scratch-path .build/asan --sanitize=address --skip-build
 
 clean:
 	rm -rf .build reswatch-*.tar.gz

@@ -1,5 +1,14 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
+
+// `make fuzz` sets RESWATCH_FUZZ=1 and RESWATCH_FUZZER_LIB (libFuzzer without its main(), from the
+// Swift toolchain's clang runtime): only reswatch-fuzz links it, and its main() hands over to it.
+let environment = ProcessInfo.processInfo.environment
+let fuzzing = environment["RESWATCH_FUZZ"] == "1"
+// `-u`: the weak declaration alone would not pull the driver out of the archive.
+let fuzzerLinkFlags =
+    fuzzing ? ["-u", "LLVMFuzzerRunDriver", environment["RESWATCH_FUZZER_LIB"] ?? "", "-lstdc++"].flatMap { ["-Xlinker", $0] } : []
 
 let package = Package(
     name: "reswatch",
@@ -72,6 +81,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Every reader of hostile input behind one entry (fuzzing, and the corpus replayed as tests).
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "ReswatchProtocol", "SocketServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        // `make fuzz` builds it with libFuzzer (-sanitize=fuzzer -DFUZZING); plainly built it replays inputs.
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(
+            name: "reswatch-fuzz",
+            dependencies: ["FuzzTargets", "CFuzzerDriver"],
+            swiftSettings: fuzzing ? [.define("FUZZING")] : [],
+            linkerSettings: fuzzing ? [.unsafeFlags(fuzzerLinkFlags)] : []
+        ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], exclude: ["Corpus"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "ImageFactsTests", dependencies: ["ImageFacts", "TestSupport"]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "RuleEngine", "TestSupport"]),

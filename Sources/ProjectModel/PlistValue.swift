@@ -40,8 +40,10 @@ public indirect enum PlistValue: Sendable, Hashable {
 
     /// Most values a property list may expand to. A binary plist's objects may be referenced many
     /// times (a 393-byte file of nested arrays of shared references expands to billions of
-    /// values); a real Info.plist has hundreds, a large project.pbxproj a few million.
-    public static let expansionBudget = 5_000_000
+    /// values); a real Info.plist has hundreds, a 1 MB project.pbxproj about 40,000 (a million is
+    /// a 25 MB one). Foundation builds every value reached, so the budget also bounds its memory
+    /// (about 150 MB at the limit); binary plists are counted from their object table first.
+    public static let expansionBudget = 1_000_000
 
     /// Converts Foundation's objects, counting every value against `budget` (shared references
     /// count each time they are reached) and nesting against a depth limit.
@@ -130,16 +132,17 @@ public enum PropertyListReader {
     public static func parse(_ bytes: [UInt8]) -> Result<(PlistValue, PlistFormat), PlistError> {
         if bytes.isEmpty { return .failure(.malformed("empty file", line: nil)) }
         var format = PropertyListSerialization.PropertyListFormat.xml
+        let tooBig = PlistError.malformed(
+            "expands to more than \(PlistValue.expansionBudget) values (shared references or nesting deeper than 256): not read", line: nil)
+        // Shared references are counted from the object table first: Foundation keeps them shared,
+        // but walking them would cost what they expand to.
+        guard BinaryPlistShape.withinBudget(bytes, budget: PlistValue.expansionBudget) else { return .failure(tooBig) }
         do {
             let object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
+            // Judged before the walk: a top level that is not a dictionary is refused at once.
+            guard object is [String: Any] || object is [AnyHashable: Any] else { return .failure(.notADictionary) }
             var budget = PlistValue.expansionBudget
-            guard let value = PlistValue.converting(object, budget: &budget) else {
-                return .failure(
-                    .malformed(
-                        "expands to more than \(PlistValue.expansionBudget) values (shared references or nesting deeper than 256): not read",
-                        line: nil))
-            }
-            guard case .dictionary = value else { return .failure(.notADictionary) }
+            guard let value = PlistValue.converting(object, budget: &budget) else { return .failure(tooBig) }
             let kind: PlistFormat =
                 switch format {
                 case .binary: .binary

@@ -23,11 +23,11 @@ enum MethodTable {
     static let byName: [String: any MethodHandler] = Dictionary(uniqueKeysWithValues: handlers.map { (type(of: $0).method.rawValue, $0) })
 }
 
-/// Typed access to a request's params, rejecting unknown keys.
-struct Params: Sendable {
+/// Typed access to a request's params, rejecting unknown keys. Public for the fuzz targets.
+public struct Params: Sendable {
     let object: [String: JSONValue]
 
-    init(_ value: JSONValue?, allowed: Set<String>) throws(RPCError) {
+    public init(_ value: JSONValue?, allowed: Set<String>) throws(RPCError) {
         switch value {
         case nil, .null?: object = [:]
         case .object(let o)?: object = o
@@ -41,18 +41,18 @@ struct Params: Sendable {
         }
     }
 
-    func string(_ key: String) throws(RPCError) -> String? {
+    public func string(_ key: String) throws(RPCError) -> String? {
         guard let v = object[key], v != .null else { return nil }
         guard case .string(let s) = v else { throw .invalidParams("\(key) must be a string") }
         return s
     }
 
-    func requiredString(_ key: String) throws(RPCError) -> String {
+    public func requiredString(_ key: String) throws(RPCError) -> String {
         guard let s = try string(key), !s.isEmpty else { throw .invalidParams("\(key) is required") }
         return s
     }
 
-    func int(_ key: String, range: ClosedRange<Int>) throws(RPCError) -> Int? {
+    public func int(_ key: String, range: ClosedRange<Int>) throws(RPCError) -> Int? {
         guard let v = object[key], v != .null else { return nil }
         guard let i = v.int, range.contains(i) else {
             throw .invalidParams("\(key) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
@@ -60,7 +60,7 @@ struct Params: Sendable {
         return i
     }
 
-    func severity(_ key: String) throws(RPCError) -> Severity? {
+    public func severity(_ key: String) throws(RPCError) -> Severity? {
         guard let s = try string(key) else { return nil }
         guard let v = Severity(rawValue: s) else { throw .invalidParams("\(key) must be info, warning or error") }
         return v

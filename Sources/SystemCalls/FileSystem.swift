@@ -129,11 +129,10 @@ public enum FileSystem {
                 if code == EINTR { continue }
                 throw SystemError(call: "readdir", path: path, errno: code)
             }
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { p in
-                    FileName.decode(UnsafeBufferPointer(start: p, count: strlen(UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self))))
-                }
-            }
+            // The name in place: `entry.pointee.d_name` would copy all 256 bytes of the tuple, but
+            // a record is only as long as its name, so that copy reads past the end of readdir's
+            // buffer (AddressSanitizer: heap-buffer-overflow at the last entry).
+            let name = Self.entryName(entry)
             if name == "." || name == ".." { continue }
             var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
             if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
@@ -144,6 +143,79 @@ public enum FileSystem {
         entries.sort { $0.name < $1.name }
         return entries
     }
+
+    static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
+    static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+        let start = UnsafeRawPointer(entry) + nameOffset
+        let length = strlen(start.assumingMemoryBound(to: CChar.self))
+        return FileName.decode(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length))
+    }
+
+    /// `mkdir`.
+    public static func makeDirectory(_ path: String, mode: UInt32) throws(SystemError) {
+        _ = try retryingEINTR("mkdir", path) { FileName.withCString(path) { mkdir($0, mode_t(mode)) } }
+    }
+
+    /// `mkdtemp` of `prefix` + "XXXXXX": a new private (0700) directory; returns its path.
+    public static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SystemError(call: "mkdtemp", path: prefix, errno: Glibc.errno)
+        }
+        return String(cString: made)
+    }
+
+    /// Creates an empty file that must not exist yet and is not reached through a link
+    /// (`O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC`).
+    public static func createNewFile(_ path: String, mode: UInt32 = 0o600) throws(SystemError) {
+        let fd = try retryingEINTR("open", path) {
+            FileName.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        }
+        close(fd)
+    }
+
+    /// Creates or empties a file and closes it at once (an IN_CLOSE_WRITE for a watcher), never
+    /// through a link.
+    public static func touchEmpty(_ path: String, mode: UInt32 = 0o600) throws(SystemError) {
+        let fd = try retryingEINTR("open", path) {
+            FileName.withCString(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        }
+        close(fd)
+    }
+
+    /// Opens a file for appending (created with `mode` if missing); the caller owns the descriptor.
+    public static func openForAppending(_ path: String, mode: UInt32) throws(SystemError) -> Int32 {
+        try retryingEINTR("open", path) {
+            FileName.withCString(path) { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode_t(mode)) }
+        }
+    }
+
+    public static func closeDescriptor(_ fd: Int32) { close(fd) }
+
+    /// Writes all of `bytes` (partial writes continued, EINTR retried).
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let n = try retryingEINTR("write", path) { bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) } }
+            done += n
+        }
+    }
+
+    /// `unlink`; false when it could not (the reason is rarely needed: the file may be gone already).
+    @discardableResult
+    public static func removeFile(_ path: String) -> Bool { FileName.withCString(path) { unlink($0) } == 0 }
+
+    @discardableResult
+    public static func removeDirectory(_ path: String) -> Bool { FileName.withCString(path) { rmdir($0) } == 0 }
+
+    /// `chmod`.
+    public static func changeMode(_ path: String, _ mode: UInt32) throws(SystemError) {
+        _ = try retryingEINTR("chmod", path) { FileName.withCString(path) { chmod($0, mode_t(mode)) } }
+    }
+
+    /// The user this process runs as.
+    public static var currentUser: UInt32 { getuid() }
 
     /// `realpath`: the canonical absolute path (links resolved), or nil when it cannot be resolved.
     public static func realPath(_ path: String) -> String? {

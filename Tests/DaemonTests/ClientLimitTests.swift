@@ -29,7 +29,9 @@ import Testing
         let sent = client.sendWithoutBlocking(bytes, waitMilliseconds: 2000)
         #expect(sent < 8 << 20, "the daemon stopped reading once its replies waited unread (took \(sent) of \(bytes.count) bytes)")
         let after = try #require(residentBytes(pid: pid))
-        #expect(after - before < 96 << 20, "resident memory grew by \((after - before) >> 20) MB")
+        if !Repo.underSanitizer {  // ASan's shadow memory and quarantine inflate resident memory
+            #expect(after - before < 96 << 20, "resident memory grew by \((after - before) >> 20) MB")
+        }
 
         // Every complete request it took is answered once the client reads, and the daemon serves others.
         let expected = bytes[..<sent].filter { $0 == 0x0A }.count

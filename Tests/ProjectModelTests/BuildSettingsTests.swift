@@ -228,19 +228,10 @@ import Testing
 
 /// The xcconfig and condition rules on their own.
 @Suite struct XcconfigResolutionTests {
-    final class Files: ProjectFileAccess {
-        let files: [String: String]
-        init(_ files: [String: String]) { self.files = files }
-        func read(_ path: String) -> Result<[UInt8], SystemError> {
-            files[path].map { .success(Array($0.utf8)) } ?? .failure(SystemError(call: "open", path: path, errno: 2))
-        }
-        func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
-            .failure(SystemError(call: "opendir", path: directory, errno: 2))
-        }
-    }
+    func files(_ texts: [String: String]) -> InMemoryFiles { InMemoryFiles(texts.mapValues { Array($0.utf8) }) }
 
     @Test func conditionsForTheDeviceSDKWinAndOthersDoNot() {
-        let files = Files([
+        let files = files([
             "a.xcconfig": "A = plain\nA[sdk=iphoneos*] = device\nB[sdk=iphonesimulator*] = simulator\nB = plain\nC[config=Debug] = debug\n"
         ])
         let read = XcconfigReader.read("a.xcconfig", files: files)
@@ -251,7 +242,7 @@ import Testing
     }
 
     @Test func includesThatAreMissingCircularOrOptional() {
-        let files = Files([
+        let files = files([
             "a.xcconfig": "#include \"b.xcconfig\"\n#include \"gone.xcconfig\"\n#include? \"maybe.xcconfig\"\nX = 1\n",
             "b.xcconfig": "#include \"a.xcconfig\"\nY = 2\n",
         ])

@@ -19,7 +19,11 @@ public enum Repo {
     public static var sharedRequired: Bool { ProcessInfo.processInfo.environment["RESWATCH_REQUIRE_SHARED"] == "1" }
     /// The rule-id contract, kept in the repository.
     public static var contract: String { root + "/docs/spec/rules.md" }
-    public static var binary: String { root + "/.build/debug/reswatch" }
+    /// The binary under test: the debug build, or `RESWATCH_TEST_BINARY` (`make asan` points it at
+    /// the address-sanitized build).
+    public static var binary: String { ProcessInfo.processInfo.environment["RESWATCH_TEST_BINARY"] ?? root + "/.build/debug/reswatch" }
+    /// Running under the address sanitizer (`make asan`): resident memory says nothing there.
+    public static var underSanitizer: Bool { ProcessInfo.processInfo.environment["RESWATCH_ASAN"] == "1" }
 
     /// The shipped modules (as built into the binary), loaded once per call.
     public static func shippedRuleSet() -> RuleSet { ShippedModules.ruleSet() }
