@@ -24,7 +24,7 @@ extension DaemonCore {
         case .rescan(let root, let reason):
             eventSequence += 1
             if modules.sources.directories.contains(root) {
-                if reason == "watch added" { return }  // loaded at start already
+                if reason == .watchAdded { return }  // loaded at start already
                 pendingRuleReload = true
                 markPending(Self.rulesKey)
             } else {
@@ -133,7 +133,7 @@ extension DaemonCore {
     }
 
     /// One root's change set (or rescan) on its engine thread.
-    func apply(root: String, changed: Set<String>, rescan reason: String?) async {
+    func apply(root: String, changed: Set<String>, rescan reason: RescanReason?) async {
         guard let reason else {
             let t0 = ContinuousClock.now
             let delta = await runEngine(root) { $0.apply(changedPaths: changed) }
@@ -142,12 +142,12 @@ extension DaemonCore {
             }
             return
         }
-        let initial = reason == "watch added"
+        let initial = reason == .watchAdded
         if !initial {
             roots[root]?.recrawls += 1
             logger.warning("\(root): rescanning (\(reason))")
         }
-        eventLog?.write("rescan", ["root": .string(root), "reason": .string(reason)])
+        eventLog?.write("rescan", ["root": .string(root), "reason": .string(reason.rawValue)])
         guard await runEngine(root, { $0.rescan() }) != nil, let record = roots[root] else { return }
         if initial && !record.watchConfirmed {
             roots[root]?.watchConfirmed = true

@@ -29,7 +29,7 @@ public actor DaemonCore {
     // each root's oldest one (a barrier waits until nothing at or below its number is unapplied).
     var eventSequence: UInt64 = 0
     var pendingPaths: [String: Set<String>] = [:]
-    var pendingRescans: [String: String] = [:]
+    var pendingRescans: [String: RescanReason] = [:]
     var pendingRuleReload = false
     var pendingSince: [String: UInt64] = [:]
     /// Change sets handed to engine jobs and not finished: batch id → (root, oldest sequence number).

@@ -14,13 +14,12 @@ public final class EventLog: Sendable {
         try reopen()
     }
 
-    deinit { fd.withLock { if $0 >= 0 { close($0) } } }
+    deinit { fd.withLock { if $0 >= 0 { FileSystem.closeDescriptor($0) } } }
 
     public func reopen() throws(SystemError) {
-        let new = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
-        if new < 0 { throw SystemError(call: "open", path: path, errno: errno) }
+        let new = try FileSystem.openForAppending(path, mode: 0o640)
         fd.withLock {
-            if $0 >= 0 { close($0) }
+            if $0 >= 0 { FileSystem.closeDescriptor($0) }
             $0 = new
         }
     }
@@ -33,7 +32,7 @@ public final class EventLog: Sendable {
         bytes.append(0x0A)
         fd.withLock { fd in
             guard fd >= 0 else { return }
-            _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, bytes.count) }
+            try? FileSystem.writeAll(fd, bytes, path: path)
         }
     }
 

@@ -25,13 +25,6 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// `struct ucred` (pid, uid, gid: 12 bytes), which glibc declares only under _GNU_SOURCE.
-struct PeerCredentials {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
-}
-
 /// A blocking JSON-RPC client over the daemon's Unix socket (used by the command-line clients,
 /// the tests and the benchmarks). One line per message.
 public final class ReswatchClient {
@@ -43,37 +36,20 @@ public final class ReswatchClient {
 
     public init(path: String) throws(ClientError) {
         let allowedPeers = try Self.checkOwnership(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .io(String(cString: strerror(errno))) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count <= SocketLocation.maximumLength else {
-            close(fd)
+        guard path.utf8.count <= SocketLocation.maximumLength else {
             throw .noDaemon(path: path, reason: "path longer than \(SocketLocation.maximumLength) bytes")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if result != 0 {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .noDaemon(path: path, reason: reason)
-        }
+        let fd: Int32
+        do { fd = try UnixSocket.connect(path) } catch { throw .noDaemon(path: path, reason: error.reason) }
         // The peer must run as this user, root, or the socket folder's owner (SO_PEERCRED).
-        var credentials = PeerCredentials()
-        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
-        if getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0 {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .untrusted(path: path, reason: "the peer's credentials cannot be read (\(reason))")
+        let peer: UInt32
+        do { peer = try UnixSocket.peerUID(fd, path: path) } catch {
+            UnixSocket.close(fd)
+            throw .untrusted(path: path, reason: "the peer's credentials cannot be read (\(error.reason))")
         }
-        if !allowedPeers.contains(credentials.uid) {
-            close(fd)
-            throw .untrusted(path: path, reason: "the process serving it runs as uid \(credentials.uid)")
+        if !allowedPeers.contains(peer) {
+            UnixSocket.close(fd)
+            throw .untrusted(path: path, reason: "the process serving it runs as uid \(peer)")
         }
         self.fd = fd
     }
@@ -83,44 +59,33 @@ public final class ReswatchClient {
     /// (systemd's /run/reswatch, owned by the service user); and no one else can write it (a sticky
     /// world-writable folder such as /tmp only for a socket of our own). Returns the uids the
     /// peer may run as: this user, root, and the folder's owner.
-    static func checkOwnership(_ path: String) throws(ClientError) -> Set<uid_t> {
-        let me = getuid()
+    static func checkOwnership(_ path: String) throws(ClientError) -> Set<UInt32> {
+        let me = FileSystem.currentUser
         let folder = (path as NSString).deletingLastPathComponent
-        var dir = stat()
-        guard lstat(folder.isEmpty ? "." : folder, &dir) == 0 else { return [me, 0] }  // connect will say why
-        if (dir.st_mode & S_IFMT) != S_IFDIR {
+        guard let dir = try? FileSystem.status(folder.isEmpty ? "." : folder) else { return [me, 0] }  // connect will say why
+        if dir.kind != .directory {
             throw .untrusted(path: path, reason: "\(folder) is not a directory (a link?)")
         }
-        var parent = stat()
         let parentPath = (folder as NSString).deletingLastPathComponent
-        let placedByRoot =
-            lstat(parentPath.isEmpty ? "/" : parentPath, &parent) == 0 && parent.st_uid == 0 && parent.st_mode & (S_IWGRP | S_IWOTH) == 0
-        if dir.st_uid != me && dir.st_uid != 0 && !placedByRoot {
-            throw .untrusted(path: path, reason: "its folder \(folder) belongs to uid \(dir.st_uid)")
+        let parent = try? FileSystem.status(parentPath.isEmpty ? "/" : parentPath)
+        let placedByRoot = parent.map { $0.owner == 0 && $0.mode & UInt32(S_IWGRP | S_IWOTH) == 0 } ?? false
+        if dir.owner != me && dir.owner != 0 && !placedByRoot {
+            throw .untrusted(path: path, reason: "its folder \(folder) belongs to uid \(dir.owner)")
         }
-        if dir.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            var sock = stat()
-            if lstat(path, &sock) != 0 { return [me, 0] }  // no socket there: connect says no daemon answers
-            guard dir.st_mode & S_ISVTX != 0, sock.st_uid == me || sock.st_uid == 0 else {
+        if dir.mode & UInt32(S_IWGRP | S_IWOTH) != 0 {
+            guard let sock = try? FileSystem.status(path) else { return [me, 0] }  // no socket there: connect says no daemon answers
+            guard dir.mode & UInt32(S_ISVTX) != 0, sock.owner == me || sock.owner == 0 else {
                 throw .untrusted(path: path, reason: "its folder \(folder) is writable by other users")
             }
         }
-        return [me, 0, dir.st_uid]
+        return [me, 0, dir.owner]
     }
 
-    deinit { close(fd) }
+    deinit { UnixSocket.close(fd) }
 
     /// Sends raw bytes (tests use it for malformed input).
     public func send(raw: [UInt8]) throws(ClientError) {
-        var sent = 0
-        while sent < raw.count {
-            let n = raw.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(String(cString: strerror(errno)))
-            }
-            sent += n
-        }
+        do { try UnixSocket.send(fd, raw, path: "the daemon's socket") } catch { throw .io(error.reason) }
     }
 
     /// Reads one line (without the newline); nil on timeout.
@@ -134,21 +99,13 @@ public final class ReswatchClient {
             }
             let remaining = Int(exactly: (deadline.timeIntervalSinceNow * 1000).rounded(.down)) ?? 0
             if remaining <= 0 { return nil }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let r = poll(&p, 1, Int32(min(remaining, Int(Int32.max))))
-            if r < 0 {
-                if errno == EINTR { continue }
-                throw .io(String(cString: strerror(errno)))
+            let chunk: [UInt8]?
+            do { chunk = try UnixSocket.receive(fd, timeoutMilliseconds: remaining, path: "the daemon's socket") } catch {
+                throw .io(error.reason)
             }
-            if r == 0 { return nil }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n == 0 { throw .closed }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw .io(String(cString: strerror(errno)))
-            }
-            buffer += chunk[0..<n]
+            guard let chunk else { continue }  // the deadline decides
+            if chunk.isEmpty { throw .closed }
+            buffer += chunk
         }
     }
 

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,7 +10,7 @@ public enum SocketLocation {
     public static func defaultPath(environment: [String: String]) -> String {
         if let explicit = environment["RESWATCH_SOCKET"], !explicit.isEmpty { return explicit }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/reswatch/reswatch.sock" }
-        return "/tmp/reswatch-\(getuid())/reswatch.sock"
+        return "/tmp/reswatch-\(FileSystem.currentUser)/reswatch.sock"
     }
 
     /// sun_path holds 108 bytes including the terminating NUL.

@@ -54,7 +54,6 @@ public final class Engine {
     private var storedDiagnostics: [Diagnostic] = []
     /// Total evaluations run since creation (tests use it to prove incrementality).
     public private(set) var evaluationsRun = 0
-    public private(set) var generation = 0
     /// Diagnostics per severity, kept from each delta (no need to build the full list to count).
     public private(set) var severityCounts: [Severity: Int] = [:]
 
@@ -169,10 +168,6 @@ public final class Engine {
     }
 
     public var fileCount: Int { tree.files.count }
-    public var subjectCount: Int { subjects.count }
-
-    /// Rule sets in use (base plus each project's own modules).
-    public func rules(forProject directory: String) -> RuleSet { projects[directory]?.rules ?? baseRules }
 
     // MARK: - internals
 
@@ -285,7 +280,6 @@ public final class Engine {
         for d in delta.removed { severityCounts[d.severity, default: 0] -= 1 }
         droppedDiagnostics = []
         storedDiagnostics = []
-        generation += 1
         return delta
     }
 

@@ -43,17 +43,13 @@ public enum ExampleRunner {
             case .png(let spec): try Data(PNGSynthesizer.encode(spec)).write(to: URL(fileURLWithPath: full))
             case .unreadable:
                 try Data("secret".utf8).write(to: URL(fileURLWithPath: full))
-                chmod(full, 0)
+                try FileSystem.changeMode(full, 0)
             }
         }
     }
 
     public static func makeTemporaryDirectory(prefix: String = "reswatch-example") throws -> String {
         let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw SystemError(call: "mkdtemp", path: base, errno: errno)
-        }
-        return String(cString: made)
+        return try FileSystem.makeTemporaryDirectory(prefix: "\(base)/\(prefix).")
     }
 }

@@ -84,7 +84,7 @@ public struct RuleSources: Sendable {
     /// A file on disk owned by neither the invoking user nor root.
     public static func isUntrusted(_ path: String) -> Bool {
         guard path.hasPrefix("/"), let status = try? FileSystem.status(path) else { return false }
-        return status.owner != 0 && status.owner != getuid()
+        return status.owner != 0 && status.owner != FileSystem.currentUser
     }
 
     /// The `*.yaml` / `*.yml` files of a directory, in name order.

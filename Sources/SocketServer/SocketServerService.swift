@@ -28,39 +28,22 @@ public struct SocketServerService: Service {
     public static func prepare(path: String) throws(SocketSetupError) {
         guard path.utf8.count <= 107 else { throw SocketSetupError("socket path is longer than 107 bytes: \(path)") }
         let dir = RelativePath.parent(path).isEmpty ? "/" : RelativePath.parent(path)
+        let me = FileSystem.currentUser
         if let status = try? FileSystem.status(dir) {
             guard status.kind == .directory else { throw SocketSetupError("\(dir) is not a directory") }
-            let owner = ownerOf(dir)
-            if owner != getuid() && dir != "/tmp" {
-                throw SocketSetupError("\(dir) belongs to uid \(owner), not to you (uid \(getuid())); refusing to put the socket there")
+            if status.owner != me && dir != "/tmp" {
+                throw SocketSetupError("\(dir) belongs to uid \(status.owner), not to you (uid \(me)); refusing to put the socket there")
             }
         } else {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw SocketSetupError("cannot create \(dir): \(String(cString: strerror(errno)))")
+            do { try FileSystem.makeDirectory(dir, mode: 0o700) } catch  where error.errno == EEXIST {} catch {
+                throw SocketSetupError("cannot create \(dir): \(error.reason)")
             }
-            if ownerOf(dir) != getuid() { throw SocketSetupError("\(dir) was created by someone else; refusing") }
+            if (try? FileSystem.status(dir))?.owner != me { throw SocketSetupError("\(dir) was created by someone else; refusing") }
         }
         if (try? FileSystem.status(path)) != nil {
-            if Self.answers(path) { throw SocketSetupError("another reswatch daemon already answers at \(path)") }
-            unlink(path)  // stale: left by a daemon that died
+            if UnixSocket.answers(path) { throw SocketSetupError("another reswatch daemon already answers at \(path)") }
+            FileSystem.removeFile(path)  // stale: left by a daemon that died
         }
-    }
-
-    static func ownerOf(_ path: String) -> uid_t {
-        var st = stat()
-        return lstat(path, &st) == 0 ? st.st_uid : uid_t.max
-    }
-
-    static func answers(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        } == 0
     }
 
     public func run() async throws {
@@ -88,7 +71,7 @@ public struct SocketServerService: Service {
                 }
             }
         let channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
-        chmod(path, 0o600)
+        try FileSystem.changeMode(path, 0o600)
         logger.info("listening on \(path)")
         await core.serverListening()
         await withGracefulShutdownHandler {
@@ -96,7 +79,7 @@ public struct SocketServerService: Service {
         } onGracefulShutdown: {
             channel.close(promise: nil)
         }
-        unlink(path)
+        FileSystem.removeFile(path)
         logger.info("socket closed")
     }
 }

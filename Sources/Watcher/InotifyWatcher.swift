@@ -23,7 +23,6 @@ public final class InotifyWatcher: Sendable {
         var started = false
         var watchCount = 0
         var degraded: [String: String] = [:]
-        var running = false
     }
 
     let shared = Mutex(Shared())
@@ -41,8 +40,7 @@ public final class InotifyWatcher: Sendable {
         self.excludes = excludes
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/reswatch-wake.XXXXXX".utf8CString)
-        wakeDirectory = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
+        wakeDirectory = try? FileSystem.makeTemporaryDirectory(prefix: "\(base)/reswatch-wake.")
     }
 
     deinit { removeWakeDirectory() }
@@ -50,8 +48,7 @@ public final class InotifyWatcher: Sendable {
     /// Wakes the watcher thread so it picks up commands now rather than within a second.
     func wake() {
         guard let wakeDirectory, !folderRemoved.withLock({ $0 }) else { return }
-        let fd = open(wakeDirectory + "/wake", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if fd >= 0 { close(fd) }
+        try? FileSystem.touchEmpty(wakeDirectory + "/wake")
     }
 
     /// Asks for `.barrier(id)` once every event queued before now has been delivered. The file is
@@ -59,10 +56,8 @@ public final class InotifyWatcher: Sendable {
     /// root, never through a link (O_EXCL|O_NOFOLLOW). False when it could not be written.
     public func barrier(_ id: UInt64) -> Bool {
         guard let wakeDirectory, !folderRemoved.withLock({ $0 }) else { return false }
-        let fd = open(wakeDirectory + "/barrier-\(id)", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        close(fd)  // IN_CLOSE_WRITE: the event that carries the barrier
-        return true
+        // Closed at once: IN_CLOSE_WRITE is the event that carries the barrier.
+        return (try? FileSystem.createNewFile(wakeDirectory + "/barrier-\(id)")) != nil
     }
 
     /// Starts the watcher thread (once).
@@ -111,9 +106,9 @@ public final class InotifyWatcher: Sendable {
             })
         else { return }
         if let entries = try? FileSystem.listDirectory(wakeDirectory) {
-            for e in entries { unlink(wakeDirectory + "/" + e.name) }
+            for e in entries { FileSystem.removeFile(wakeDirectory + "/" + e.name) }
         }
-        rmdir(wakeDirectory)
+        FileSystem.removeDirectory(wakeDirectory)
     }
 
     /// Watches currently held.

@@ -69,7 +69,7 @@ struct WatchLoop {
     mutating func handle(wd: Int32, mask: EventMask, cookie: UInt32, name: String) {
         if mask.contains(.queueOverflow) {
             flushPendingMove()
-            for root in roots { emit(.rescan(root: root, reason: "inotify queue overflow")) }
+            for root in roots { emit(.rescan(root: root, reason: .queueOverflow)) }
             return
         }
         if mask.contains(.ignored) {
@@ -88,7 +88,7 @@ struct WatchLoop {
         if wd == wakeWatch {
             // Everything queued before this event has been read and emitted in order.
             if name.hasPrefix("barrier-"), let id = UInt64(name.dropFirst("barrier-".count)) {
-                if let dir = watcher.wakeDirectory { unlink(dir + "/" + name) }
+                if let dir = watcher.wakeDirectory { FileSystem.removeFile(dir + "/" + name) }
                 emit(.barrier(id))
             }
             return
@@ -161,7 +161,7 @@ struct WatchLoop {
         roots.append(root)
         roots.sort { $0.count > $1.count }  // most specific root first in root(of:)
         addWatches(root, root: root)
-        emit(.rescan(root: root, reason: "watch added"))
+        emit(.rescan(root: root, reason: .watchAdded))
     }
 
     mutating func removeRoot(_ root: String) {
@@ -239,7 +239,7 @@ struct WatchLoop {
         watchWakeDirectory()
         for root in roots {
             addWatches(root, root: root)
-            emit(.rescan(root: root, reason: "watch table compacted"))
+            emit(.rescan(root: root, reason: .watchTableCompacted))
         }
     }
 
@@ -250,7 +250,7 @@ struct WatchLoop {
             let before = degraded[root]
             degraded[root] = nil
             addWatches(root, root: root)  // already-watched directories are cheap no-ops
-            emit(.rescan(root: root, reason: "periodic rescan of a root the watch limit left partly unwatched"))
+            emit(.rescan(root: root, reason: .partlyUnwatched))
             if degraded[root] == nil, before != nil { emit(.recovered(root: root)) }
         }
         publishDegraded()
@@ -288,7 +288,7 @@ struct WatchLoop {
     /// Roots whose events were dropped get a rescan as soon as the consumer has room.
     mutating func payOwedRescans() {
         for root in owedRescans.sorted() {
-            if case .dropped = watcher.continuation.yield(.rescan(root: root, reason: "event buffer overflow")) { return }
+            if case .dropped = watcher.continuation.yield(.rescan(root: root, reason: .bufferOverflow)) { return }
             owedRescans.remove(root)
         }
     }

@@ -32,7 +32,7 @@ import Watcher
         let c = Collector(w)
         w.start()
         w.add(root: root)
-        _ = await c.wait { $0.contains(.rescan(root: root, reason: "watch added")) }
+        _ = await c.wait { $0.contains(.rescan(root: root, reason: .watchAdded)) }
         return (w, c)
     }
 
