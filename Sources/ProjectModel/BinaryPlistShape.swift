@@ -1,47 +1,64 @@
-/// Counts the values a binary plist expands to, from its object table alone, before Foundation
-/// parses it. Objects that share references (a 393-byte file of 7 nested arrays of 10 references
+/// Judges a binary plist from its object table alone, before Foundation parses it: counts the
+/// values it expands to, and refuses object kinds Info.plists and projects never hold. Objects that share references (a 393-byte file of 7 nested arrays of 10 references
 /// each) are one object each in the file but count every time they are referenced; counting with
 /// one memo entry per object costs what the file holds, never what it expands to.
 enum BinaryPlistShape {
-    /// False when the values the file expands to exceed `budget` (or its object graph has a
-    /// cycle). A file whose structure cannot be read is left to Foundation, which says why.
-    static func withinBudget(_ bytes: [UInt8], budget: Int) -> Bool {
-        guard let table = ObjectTable(bytes) else { return true }
-        guard table.count <= budget else { return false }
+    enum Verdict: Equatable {
+        case readable
+        /// Expands to more values than the budget (or its objects refer to themselves).
+        case tooBig
+        /// Holds an object no Info.plist or project has, which Foundation cannot be trusted with
+        /// (an NSSet of dictionaries crashes its bridging to Swift), or its structure is broken.
+        case unsupported(String)
+    }
+
+    static let broken = Verdict.unsupported("a broken binary structure (offsets or references out of range)")
+
+    /// Judges a binary plist before Foundation parses it (anything else is `readable` here). Only
+    /// a structure read completely is handed on: Foundation never sees a part this walk did not.
+    static func judge(_ bytes: [UInt8], budget: Int) -> Verdict {
+        guard bytes.starts(with: Array("bplist".utf8)) else { return .readable }
+        guard let table = ObjectTable(bytes) else { return broken }
+        guard table.count <= budget else { return .tooBig }
         // Iterative post-order walk; memo: 0 unknown, UInt32.max in progress, else 1 + expanded count.
         var memo = [UInt32](repeating: 0, count: table.count)
         var stack: [(object: Int, children: [Int], next: Int, total: Int)] = []
-        func push(_ object: Int) -> Bool {
-            guard let children = table.children(of: object) else { return false }
-            memo[object] = .max
-            stack.append((object, children, 0, 1))
-            return true
+        func push(_ object: Int) -> Verdict? {
+            switch table.object(object) {
+            case nil: return broken
+            case .unsupported(let what)?: return .unsupported(what)
+            case .children(let children)?:
+                guard stack.count < PlistValue.maximumDepth else { return .tooBig }
+                memo[object] = .max
+                stack.append((object, children, 0, 1))
+                return nil
+            }
         }
-        guard push(table.top) else { return true }
+        if let verdict = push(table.top) { return verdict }
         while var frame = stack.popLast() {
             if frame.next < frame.children.count {
                 let child = frame.children[frame.next]
                 frame.next += 1
-                guard child < table.count else { return true }  // a broken reference: Foundation rejects it
+                guard child < table.count else { return broken }
                 switch memo[child] {
-                case .max: return false  // a cycle
+                case .max: return .tooBig  // a cycle
                 case 0:
                     stack.append(frame)
-                    guard push(child) else { return true }
+                    if let verdict = push(child) { return verdict }
                     continue
                 default: frame.total += Int(memo[child]) - 1
                 }
-                guard frame.total <= budget else { return false }
+                guard frame.total <= budget else { return .tooBig }
                 stack.append(frame)
             } else {
                 memo[frame.object] = UInt32(frame.total) + 1
-                guard var parent = stack.popLast() else { return frame.total <= budget }
+                guard var parent = stack.popLast() else { return frame.total <= budget ? .readable : .tooBig }
                 parent.total += frame.total
-                guard parent.total <= budget else { return false }
+                guard parent.total <= budget else { return .tooBig }
                 stack.append(parent)
             }
         }
-        return true
+        return .readable
     }
 
     /// The trailer, offset table and containers of a `bplist00` file.
@@ -77,15 +94,22 @@ enum BinaryPlistShape {
             return Int(exactly: value)
         }
 
-        /// The objects a container refers to (keys and values of a dictionary); [] for a scalar;
-        /// nil when the object cannot be read.
-        func children(of object: Int) -> [Int]? {
+        enum Object {
+            /// The objects it refers to (keys and values of a dictionary); [] for a scalar.
+            case children([Int])
+            case unsupported(String)
+        }
+
+        /// Nil when the object cannot be read.
+        func object(_ object: Int) -> Object? {
             guard let offset = Self.integer(bytes, tableOffset + object * offsetSize, offsetSize), offset < tableOffset else {
                 return nil
             }
             let marker = bytes[offset]
             let kind = marker >> 4
-            guard kind == 0xA || kind == 0xC || kind == 0xD else { return [] }
+            if kind == 0xC { return .unsupported("a set") }
+            if kind == 0x8 { return .unsupported("a keyed-archiver UID") }
+            guard kind == 0xA || kind == 0xD else { return .children([]) }
             var length = Int(marker & 0x0F)
             var start = offset + 1
             if length == 0x0F {
@@ -98,7 +122,13 @@ enum BinaryPlistShape {
             }
             let refs = kind == 0xD ? length * 2 : length
             guard length <= bytes.count, refs <= (tableOffset - start) / refSize else { return nil }
-            return (0..<refs).compactMap { Self.integer(bytes, start + $0 * refSize, refSize) }
+            var children: [Int] = []
+            children.reserveCapacity(refs)
+            for i in 0..<refs {
+                guard let child = Self.integer(bytes, start + i * refSize, refSize) else { return nil }
+                children.append(child)
+            }
+            return .children(children)
         }
     }
 }

@@ -44,12 +44,14 @@ public indirect enum PlistValue: Sendable, Hashable {
     /// a 25 MB one). Foundation builds every value reached, so the budget also bounds its memory
     /// (about 150 MB at the limit); binary plists are counted from their object table first.
     public static let expansionBudget = 1_000_000
+    /// Deepest nesting read (a real plist nests a handful of levels).
+    static let maximumDepth = 256
 
     /// Converts Foundation's objects, counting every value against `budget` (shared references
     /// count each time they are reached) and nesting against a depth limit.
     static func converting(_ value: Any, budget: inout Int, depth: Int = 0) -> PlistValue? {
         budget -= 1
-        guard budget >= 0, depth < 256 else { return nil }
+        guard budget >= 0, depth < maximumDepth else { return nil }
         switch value {
         case let a as [Any]:
             var items: [PlistValue] = []
@@ -136,7 +138,12 @@ public enum PropertyListReader {
             "expands to more than \(PlistValue.expansionBudget) values (shared references or nesting deeper than 256): not read", line: nil)
         // Shared references are counted from the object table first: Foundation keeps them shared,
         // but walking them would cost what they expand to.
-        guard BinaryPlistShape.withinBudget(bytes, budget: PlistValue.expansionBudget) else { return .failure(tooBig) }
+        switch BinaryPlistShape.judge(bytes, budget: PlistValue.expansionBudget) {
+        case .readable: break
+        case .tooBig: return .failure(tooBig)
+        case .unsupported(let what):
+            return .failure(.malformed("holds \(what), which a property list of an app never has: not read", line: nil))
+        }
         do {
             let object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &format)
             // Judged before the walk: a top level that is not a dictionary is refused at once.

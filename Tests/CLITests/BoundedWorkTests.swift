@@ -19,6 +19,16 @@ import Testing
         #expect(result.stdout.contains("expands to more than 1000000 values"), "\(result.stdout)")
     }
 
+    /// Found by `make fuzz`: Foundation crashes bridging a set of dictionaries (SIGSEGV).
+    @Test func aBinaryPlistHoldingASetIsAFindingNotACrash() throws {
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"), "App/Info.plist": .bytes(BinaryPlistBuilder.setOfDictionaries()),
+        ])
+        let result = try check(tree)
+        #expect(result.status == 1, "exit \(result.status) (139: it crashed)")
+        #expect(result.stdout.contains("holds a set, which a property list of an app never has"), "\(result.stdout)")
+    }
+
     @Test(arguments: ["a: &a x\nb:\n  ? *a\n  : 1\n", "a: &a x\n*a : 1\n", "a: &a x\nb: {*a: 1}\n"])
     func aliasesAsKeysAreRefused(_ yaml: String) throws {
         let tree = try TempTree([".reswatch.yaml": .text(yaml)])

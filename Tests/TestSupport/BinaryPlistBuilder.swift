@@ -12,6 +12,12 @@ public enum BinaryPlistBuilder {
     /// `{UIKey: [[…]]}` where the array holds itself.
     public static func cycle() -> [UInt8] { assemble([[0xD1, 1, 2], [0x55] + Array("UIKey".utf8), [0xA2, 2, 1]]) }
 
+    /// `{UIKey: NSSet{ {} }}`: a set (which plists of apps never hold) of a dictionary; bridging
+    /// it to Swift crashes Foundation.
+    public static func setOfDictionaries() -> [UInt8] {
+        assemble([[0xD1, 1, 2], [0x55] + Array("UIKey".utf8), [0xC1, 3], [0xD0]])
+    }
+
     /// Header, objects, offset table (2-byte offsets, 1-byte references) and trailer.
     static func assemble(_ table: [[UInt8]]) -> [UInt8] {
         var out = Array("bplist00".utf8)
