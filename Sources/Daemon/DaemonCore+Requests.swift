@@ -65,20 +65,19 @@ extension DaemonCore {
     }
 
     public func subscribe(minimumSeverity: Severity, sink: any NotificationSink) -> (UInt64, DiagnosticsSnapshot) {
-        let id = nextSubscriber
-        nextSubscriber += 1
-        subscribers[id] = Subscriber(minimumSeverity: minimumSeverity, sink: sink)
+        let id = subscribers.add(minimumSeverity: minimumSeverity, sink: sink)
         let snapshot =
             (try? diagnostics(root: nil, path: nil, minimumSeverity: minimumSeverity))
             ?? DiagnosticsSnapshot(generation: generation, diagnostics: [])
         return (id, snapshot)
     }
 
-    public func unsubscribe(_ id: UInt64) -> Bool { subscribers.removeValue(forKey: id) != nil }
+    public func unsubscribe(_ id: UInt64) -> Bool { subscribers.remove(id) }
 
-    /// Current snapshot for a subscriber whose queue overflowed.
-    public func resyncSnapshot(minimumSeverity: Severity) -> DiagnosticsSnapshot {
-        (try? diagnostics(root: nil, path: nil, minimumSeverity: minimumSeverity))
+    /// Current snapshot for a subscriber whose queue overflowed (nil once it has unsubscribed).
+    public func resyncSnapshot(subscriber id: UInt64) -> DiagnosticsSnapshot? {
+        guard let minimum = subscribers.minimumSeverity(of: id) else { return nil }
+        return (try? diagnostics(root: nil, path: nil, minimumSeverity: minimum))
             ?? DiagnosticsSnapshot(generation: generation, diagnostics: [])
     }
 

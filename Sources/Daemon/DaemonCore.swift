@@ -23,8 +23,7 @@ public actor DaemonCore {
     var nextToken: UInt64 = 0
     public private(set) var generation = 0
     let started = Date()
-    var subscribers: [UInt64: Subscriber] = [:]
-    var nextSubscriber: UInt64 = 1
+    var subscribers = SubscriberHub()
     // Settling: changes read from the watcher and not yet applied, with the sequence number of
     // each root's oldest one (a barrier waits until nothing at or below its number is unapplied).
     var eventSequence: UInt64 = 0
@@ -217,20 +216,11 @@ public actor DaemonCore {
         if readyAnnounced && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }
     }
 
-    func broadcast(_ delta: DiagnosticDelta) {
-        for (_, s) in subscribers {
-            let added = delta.added.filter { $0.severity >= s.minimumSeverity }
-            let removed = delta.removed.filter { $0.severity >= s.minimumSeverity }
-            guard !added.isEmpty || !removed.isEmpty else { continue }
-            s.sink.deliver(
-                RPCEncoder.notification(.diagnosticsChanged, DiagnosticsChange(generation: generation, added: added, removed: removed)))
-        }
-    }
+    func broadcast(_ delta: DiagnosticDelta) { subscribers.broadcast(delta, generation: generation) }
 
     func publishStatus() {
         guard !subscribers.isEmpty else { return }
-        let line = RPCEncoder.notification(.statusChanged, status())
-        for (_, s) in subscribers { s.sink.deliver(line) }
+        subscribers.broadcast(RPCEncoder.notification(.statusChanged, status()))
     }
 
     static func logFields(_ d: Diagnostic) -> [String: JSONValue] {

@@ -4,11 +4,11 @@ import ReswatchProtocol
 import RuleEngine
 import Synchronization
 
-/// Per-connection state shared by the method handlers (subscription) and the NIO handler.
+/// Per-connection state shared by the method handlers and the NIO handler. The subscription
+/// (its id) is the sink's; its minimum severity is kept by the core's subscriber hub alone.
 final class ConnectionContext: Sendable {
     let core: DaemonCore
     let sink: ConnectionSink
-    let subscription = Mutex<UInt64?>(nil)
 
     init(core: DaemonCore, sink: ConnectionSink) {
         self.core = core
@@ -22,7 +22,8 @@ final class ConnectionContext: Sendable {
 final class ConnectionSink: NotificationSink, Sendable {
     let channel: any Channel
     struct State {
-        var minimumSeverity: Severity = .info
+        /// The hub's id of this connection's subscription.
+        var subscriber: UInt64?
         var needsResync = false
         var resyncInFlight = false
         var dropped = 0
@@ -60,12 +61,18 @@ final class ConnectionSink: NotificationSink, Sendable {
     }
 
     /// Holds notifications until `release()` (called once the subscribe reply is written).
-    func hold(minimumSeverity: Severity) {
-        state.withLock {
-            $0.holding = true
-            $0.minimumSeverity = minimumSeverity
+    func hold() { state.withLock { $0.holding = true } }
+
+    /// The subscription now in force (nil: none); returns the one it replaces.
+    @discardableResult
+    func subscribe(_ id: UInt64?) -> UInt64? {
+        state.withLock { s in
+            defer { s.subscriber = id }
+            return s.subscriber
         }
     }
+
+    var subscriber: UInt64? { state.withLock { $0.subscriber } }
 
     /// On the event loop, after the subscribe reply: writes what was held.
     func release() {
@@ -81,24 +88,25 @@ final class ConnectionSink: NotificationSink, Sendable {
 
     /// Called on the event loop when the channel becomes writable again.
     func writable() {
-        let (needed, minimum) = state.withLock { s -> (Bool, Severity) in
-            guard s.needsResync, !s.resyncInFlight else { return (false, s.minimumSeverity) }
+        let subscriber = state.withLock { s -> UInt64? in
+            guard s.needsResync, !s.resyncInFlight, let id = s.subscriber else { return nil }
             s.resyncInFlight = true
-            return (true, s.minimumSeverity)
+            return id
         }
-        guard needed else { return }
+        guard let subscriber else { return }
         let channel = self.channel
         let core = self.core
         Task {
-            let snapshot = await core.resyncSnapshot(minimumSeverity: minimum)
-            let line = RPCEncoder.notification(.resync, snapshot)
+            let snapshot = await core.resyncSnapshot(subscriber: subscriber)
             channel.eventLoop.execute { [self] in
                 state.withLock {
                     $0.needsResync = false
                     $0.resyncInFlight = false
                     $0.dropped = 0
                 }
-                channel.writeAndFlush(channel.allocator.buffer(bytes: line), promise: nil)
+                // Unsubscribed meanwhile: nothing to resync.
+                guard let snapshot else { return }
+                channel.writeAndFlush(channel.allocator.buffer(bytes: RPCEncoder.notification(.resync, snapshot)), promise: nil)
             }
         }
     }

@@ -58,7 +58,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     func channelInactive(context: ChannelHandlerContext) {
         idleCheck?.cancel()
         queued.removeAll()
-        if let id = connection?.subscription.withLock({ $0 }) {
+        if let id = connection?.sink.subscriber {
             let core = self.core
             Task { _ = await core.unsubscribe(id) }
         }
@@ -189,7 +189,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
             context.close(promise: nil)
             return
         }
-        let subscribed = connection?.subscription.withLock({ $0 }) != nil
+        let subscribed = connection?.sink.subscriber != nil
         if !subscribed, inFlight == 0, queued.isEmpty, now - lastActivity >= limits.idleTimeout {
             logger.debug("closing an idle client")
             context.close(promise: nil)
