@@ -21,7 +21,10 @@ enum ExampleParser {
                 let triggers = try p.strings("triggers") ?? []
                 let passes = try p.strings("passes") ?? []
                 if triggers.isEmpty && passes.isEmpty { throw p.error("example '\(name)': give triggers: or passes:") }
-                out.append(RuleExample(name, files: files, triggers: triggers, passes: passes))
+                // A module's example points at its own file and line.
+                out.append(
+                    RuleExample(
+                        name, files: files, triggers: triggers, passes: passes, fileID: file, filePath: file, line: item.line ?? 0))
             } catch {
                 return .failure(error)
             }

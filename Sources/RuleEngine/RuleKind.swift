@@ -68,13 +68,23 @@ public struct RuleExample: Sendable {
     public var passes: [String]
     /// Extra module YAML loaded on top of the shipped modules (for kinds like `exec`).
     public var module: String?
+    /// Where the example is written, so a failing example points at its own line.
+    public let fileID: String
+    public let filePath: String
+    public let line: Int
 
-    public init(_ name: String, files: [String: ExampleFile], triggers: [String] = [], passes: [String] = [], module: String? = nil) {
+    public init(
+        _ name: String, files: [String: ExampleFile], triggers: [String] = [], passes: [String] = [], module: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) {
         self.name = name
         self.files = files
         self.triggers = triggers
         self.passes = passes
         self.module = module
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
     }
 
     public var isTriggering: Bool { !triggers.isEmpty }

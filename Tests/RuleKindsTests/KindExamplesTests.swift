@@ -13,13 +13,17 @@ import Testing
     func exampleBehavesAsLabelled(_ index: Int) throws {
         let (kind, example) = Self.cases[index]
         let outcome = try ExampleRunner.run(example, rules: Repo.shippedRuleSet(), registry: BuiltinKinds.registry)
+        // A failure points at the example's own line in its kind's file.
+        let source = SourceLocation(fileID: example.fileID, filePath: example.filePath, line: example.line, column: 1)
         #expect(
             outcome.missing.isEmpty,
-            "\(kind): '\(example.name)' should report \(outcome.missing); got \(outcome.diagnostics.map { "\($0.rule) \($0.path): \($0.message)" })"
+            "\(kind): '\(example.name)' should report \(outcome.missing); got \(outcome.diagnostics.map { "\($0.rule) \($0.path): \($0.message)" })",
+            sourceLocation: source
         )
         #expect(
             outcome.unexpected.isEmpty,
-            "\(kind): '\(example.name)' must not report \(outcome.unexpected); got \(outcome.diagnostics.map { "\($0.rule): \($0.message)" })"
+            "\(kind): '\(example.name)' must not report \(outcome.unexpected); got \(outcome.diagnostics.map { "\($0.rule): \($0.message)" })",
+            sourceLocation: source
         )
     }
 
