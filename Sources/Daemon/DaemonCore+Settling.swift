@@ -36,16 +36,14 @@ extension DaemonCore {
             for (id, waiter) in barrierWaiters { seenWaiters[id] = (eventSequence, waiter) }
             barrierWaiters = [:]
         case .degraded(let root, let reason):
-            roots[root]?.state = .degraded
-            roots[root]?.reason = reason
+            roots[root]?.health = .degraded(reason: reason)
             logger.error("\(root): \(reason)")
             eventLog?.write("state", ["root": .string(root), "state": .string("degraded"), "reason": .string(reason)])
             notifier.notify("STATUS=degraded: \(reason)")
             publishStatus()
             return
         case .recovered(let root):
-            roots[root]?.state = .ready
-            roots[root]?.reason = nil
+            roots[root]?.health = .ready
             logger.notice("\(root): fully watched again")
             publishStatus()
             return
@@ -151,9 +149,7 @@ extension DaemonCore {
         guard await runEngine(root, { $0.rescan() }) != nil, let record = roots[root] else { return }
         if initial && !record.watchConfirmed {
             roots[root]?.watchConfirmed = true
-            let degraded = watcher.degradedRoots[root]
-            roots[root]?.state = degraded == nil ? .ready : .degraded
-            roots[root]?.reason = degraded
+            roots[root]?.watched(degradedBecause: watcher.degradedRoots[root])
             eventLog?.write(
                 "state",
                 [
@@ -163,8 +159,7 @@ extension DaemonCore {
             publishStatus()
         }
         if roots[root]?.state == .degraded, watcher.degradedRoots[root] == nil {
-            roots[root]?.state = .ready
-            roots[root]?.reason = nil
+            roots[root]?.health = .ready
             publishStatus()
         }
     }
@@ -174,7 +169,7 @@ extension DaemonCore {
     /// for them yet).
     func releaseBarriers() {
         guard !seenWaiters.isEmpty else { return }
-        func counts(_ key: String) -> Bool { key == Self.rulesKey || (roots[key].map { $0.state != .scanning } ?? false) }
+        func counts(_ key: String) -> Bool { key == Self.rulesKey || (roots[key].map { $0.health != .scanning } ?? false) }
         var oldest = UInt64.max
         for (key, since) in pendingSince where counts(key) { oldest = min(oldest, since) }
         for (_, batch) in applying where counts(batch.root) { oldest = min(oldest, batch.since) }

@@ -42,9 +42,15 @@ public actor DaemonCore {
     var barrierWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     var seenWaiters: [UInt64: (sequence: UInt64, waiter: CheckedContinuation<Bool, Never>)] = [:]
     var barrierSequence: UInt64 = 0
-    var readyAnnounced = false
-    var listening = false
-    var startedRoots = false
+    /// How far start-up has come; READY=1 goes out once, when the socket listens and every
+    /// configured root has been scanned.
+    struct Startup: OptionSet {
+        let rawValue: Int
+        static let listening = Startup(rawValue: 1)
+        static let rootsAdded = Startup(rawValue: 2)
+        static let announced = Startup(rawValue: 4)
+    }
+    var startup: Startup = []
     var shutdownRequest: (@Sendable () async -> Void)?
 
     public init(configuration: DaemonConfiguration, version: String, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier) {
@@ -67,7 +73,7 @@ public actor DaemonCore {
         for root in configuration.roots {
             do { _ = try await addRoot(root) } catch { logger.error("cannot watch \(root): \(error.message)") }
         }
-        startedRoots = true
+        startup.insert(.rootsAdded)
         announceReadyIfScanned()
     }
 
@@ -121,8 +127,7 @@ public actor DaemonCore {
         guard await runEngine(root, token: token, { $0.fullScan() }) != nil, var record = roots[root], record.token == token else {
             return rootPaths  // removed while it was scanning
         }
-        record.state = watcher.degradedRoots[root] == nil ? .ready : .degraded
-        record.reason = watcher.degradedRoots[root]
+        record.watched(degradedBecause: watcher.degradedRoots[root])
         roots[root] = record
         eventLog?.write(
             "state", ["root": .string(root), "state": .string(record.state.rawValue), "files": .number(Double(record.summary.files))])
@@ -186,14 +191,14 @@ public actor DaemonCore {
 
     /// The socket server accepts connections.
     public func serverListening() {
-        listening = true
+        startup.insert(.listening)
         announceReadyIfScanned()
     }
 
     /// READY=1 once the socket accepts connections and every initial root is scanned.
     func announceReadyIfScanned() {
-        guard !readyAnnounced, listening, startedRoots, roots.values.allSatisfy({ $0.state != .scanning }) else { return }
-        readyAnnounced = true
+        guard startup == [.listening, .rootsAdded], roots.values.allSatisfy({ $0.health != .scanning }) else { return }
+        startup.insert(.announced)
         notifier.notify("READY=1\nSTATUS=\(statusLine)")
     }
 
@@ -213,7 +218,7 @@ public actor DaemonCore {
         broadcast(delta)
         for d in delta.added { eventLog?.write("diagnostic.added", Self.logFields(d)) }
         for d in delta.removed { eventLog?.write("diagnostic.removed", Self.logFields(d)) }
-        if readyAnnounced && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }
+        if startup.contains(.announced) && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }
     }
 
     func broadcast(_ delta: DiagnosticDelta) { subscribers.broadcast(delta, generation: generation) }

@@ -73,10 +73,15 @@ struct WatchedRoot {
     let worker: EngineWorker
     /// Tells this root from a later one at the same path (removed and added again meanwhile).
     let token: UInt64
-    var state: RootStatus.State = .scanning
+    /// One state, with the reason where there is one.
+    enum Health: Equatable {
+        case scanning, ready
+        case degraded(reason: String)
+    }
+
+    var health = Health.scanning
     var lastChange: Date?
     var recrawls = 0
-    var reason: String?
     /// The watch is established and the follow-up rescan has run.
     var watchConfirmed = false
     var summary = EngineSummary()
@@ -84,4 +89,19 @@ struct WatchedRoot {
     /// An engine job is running; others wait here in turn.
     var busy = false
     var waiting: [CheckedContinuation<Void, Never>] = []
+
+    var state: RootStatus.State {
+        switch health {
+        case .scanning: .scanning
+        case .ready: .ready
+        case .degraded: .degraded
+        }
+    }
+
+    var reason: String? {
+        if case .degraded(let reason) = health { reason } else { nil }
+    }
+
+    /// Ready, or degraded for `reason` (the watcher's account of the root).
+    mutating func watched(degradedBecause reason: String?) { health = reason.map { .degraded(reason: $0) } ?? .ready }
 }
