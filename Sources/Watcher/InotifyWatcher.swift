@@ -68,12 +68,13 @@ public final class InotifyWatcher: Sendable {
         }
         guard first else { return }
         let thread = Thread { [self] in
+            // Named from inside: Foundation names the running thread (15 bytes at most).
+            Thread.current.name = "rw-inotify"
             var loop = WatchLoop(watcher: self)
             loop.run()
             continuation.finish()
             done.signal()
         }
-        thread.name = "reswatch-inotify"
         thread.start()
     }
 

@@ -47,8 +47,12 @@ struct WatchLoop {
             retryDegradedRoots()
             let count = directories.count
             watcher.shared.withLock { $0.watchCount = count }
-            // Whole-second timeout so commands and shutdown are seen (next_event(0) blocks forever).
-            guard let event = inotifytools_next_events(1, 1) else {
+            // Idle, the thread sleeps until an event: commands and shutdown arrive as one (the wake
+            // file in the private folder). A one-second timeout only while something is owed: an
+            // unpaired move to flush, a rescan the full stream could not take, a degraded root to
+            // retry. (A negative timeout blocks until an event; 0 would return at once.)
+            let timeout = pendingMove != nil || !owedRescans.isEmpty || !degraded.isEmpty ? 1 : -1
+            guard let event = inotifytools_next_events(timeout, 1) else {
                 flushPendingMove()
                 continue
             }
