@@ -18,18 +18,12 @@ struct RuleModules {
         var combined = RuleSet()
         var problems: [ModuleError] = []
         for file in sources.files() {
-            var module: RuleSet
-            switch file.text {
-            case .failure(let error):
+            if case .failure(let error) = file.text {
                 problems.append(error)
                 if let good = lastGood[file.path] { combined = combined.overlaid(with: good) }
                 continue
-            case .success(let text):
-                module = RuleModuleLoader.parse(text, file: file.path, registry: BuiltinKinds.registry)
             }
-            if !sources.allowUntrustedExec, RuleSources.isUntrusted(file.path) {
-                module = module.withoutExec(from: "a module file owned by another user")
-            }
+            let module = RuleModuleLoader.module(file, registry: BuiltinKinds.registry, execRefusal: sources.execRefusal)
             if module.errors.isEmpty {
                 lastGood[file.path] = module
                 combined = combined.overlaid(with: module)

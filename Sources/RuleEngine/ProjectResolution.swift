@@ -59,8 +59,10 @@ struct ProjectResolver {
                             text: .failure(ModuleError(file: tree.absolute(path), line: nil, message: "cannot read: \(err.reason)"))))
                 }
             }
-            var own = RuleModuleLoader.load(files: files, registry: registry)
-            if !allowProjectExec { own = own.withoutExec(from: "the checked project's .reswatch/rules") }
+            let allowed = allowProjectExec
+            let own = RuleModuleLoader.load(files: files, registry: registry) { _ in
+                allowed ? nil : "the checked project's .reswatch/rules"
+            }
             rules = rules.overlaid(with: own)
         }
         var problems = context.problems

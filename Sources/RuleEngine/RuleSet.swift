@@ -104,15 +104,28 @@ public enum RuleModuleLoader {
     public static let moduleSizeLimit = 4 << 20
 
     /// Loads modules in order; a module that cannot be read is an error, and the others still load.
-    public static func load(files: [ModuleFile], registry: KindRegistry) -> RuleSet {
+    /// `execRefusal` names why a file's `exec` rules must not run (nil: they may).
+    public static func load(
+        files: [ModuleFile], registry: KindRegistry, execRefusal: (String) -> String? = { _ in nil }
+    ) -> RuleSet {
         var set = RuleSet()
-        for file in files {
-            switch file.text {
-            case .failure(let e): set.add(errors: [e])
-            case .success(let text): set.merge(parse(text, file: file.path, registry: registry))
-            }
-        }
+        for file in files { set.merge(module(file, registry: registry, execRefusal: execRefusal)) }
         return set
+    }
+
+    /// One module file the way every loader reads it (`check`, the daemon with its last good
+    /// versions, a project's own `.reswatch/rules`): parsed, or its read error; its `exec` rules
+    /// dropped with an error naming the reason when `execRefusal` gives one.
+    public static func module(_ file: ModuleFile, registry: KindRegistry, execRefusal: (String) -> String?) -> RuleSet {
+        switch file.text {
+        case .failure(let e):
+            var set = RuleSet()
+            set.add(errors: [e])
+            return set
+        case .success(let text):
+            let module = parse(text, file: file.path, registry: registry)
+            return execRefusal(file.path).map { module.withoutExec(from: $0) } ?? module
+        }
     }
 
     /// Parses one module. Errors in one entry do not stop the other entries.

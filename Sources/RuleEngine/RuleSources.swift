@@ -70,15 +70,14 @@ public struct RuleSources: Sendable {
     /// Loads every module. Exec rules of a module file that neither this user nor root owns are
     /// dropped (with an error) unless `allowUntrustedExec`.
     public func load(registry: KindRegistry) -> RuleSet {
-        var set = RuleSet()
-        for file in files() {
-            var module = RuleModuleLoader.load(files: [file], registry: registry)
-            if !allowUntrustedExec, Self.isUntrusted(file.path) {
-                module = module.withoutExec(from: "a module file owned by another user")
-            }
-            set = set.overlaid(with: module)
-        }
-        return set
+        RuleModuleLoader.load(files: files(), registry: registry, execRefusal: execRefusal)
+    }
+
+    /// Why a module file's `exec` rules must not run: it is owned by neither this user nor root
+    /// (unless `allowUntrustedExec`).
+    public var execRefusal: @Sendable (String) -> String? {
+        let allowed = allowUntrustedExec
+        return { path in !allowed && Self.isUntrusted(path) ? "a module file owned by another user" : nil }
     }
 
     /// A file on disk owned by neither the invoking user nor root.
