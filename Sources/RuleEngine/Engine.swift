@@ -22,15 +22,8 @@ public struct DiagnosticDelta: Sendable {
 /// after any sequence of changes the state equals a cold run. Not thread-safe: one owner drives it;
 /// evaluations themselves run in parallel inside a call.
 public final class Engine {
-    struct EvalKey: Hashable, Sendable {
-        let rule: String  // LoadedRule.source
-        let subject: Subject
-    }
-
-    struct EvalRecord: Sendable {
-        var inputs: Set<EvaluationInput>
-        var diagnostics: [Diagnostic]
-    }
+    typealias EvalKey = EvaluationStore.Key
+    typealias EvalRecord = EvaluationStore.Record
 
     public let root: String
     public let registry: KindRegistry
@@ -45,13 +38,10 @@ public final class Engine {
     private var subjectsByProject: [String: Set<Subject>] = [:]
     /// Subjects added, removed or moved between projects by the current change: (subject, old, new).
     private var subjectChanges: [(subject: Subject, old: String?, new: String?)] = []
-    private var records: [EvalKey: EvalRecord] = [:]
-    private var dependents: [EvaluationInput: Set<EvalKey>] = [:]
+    private var store = EvaluationStore()
     private var scanDiagnostics: [Diagnostic] = []
-    /// Diagnostics of evaluations dropped / stored since the last delta (the delta is computed from
-    /// these alone, never from the whole store: a change costs what it touches, not the tree size).
-    private var droppedDiagnostics: [Diagnostic] = []
-    private var storedDiagnostics: [Diagnostic] = []
+    /// What the current call dropped and stored (the delta comes from these alone).
+    private var delta = DeltaAccumulator()
     /// Total evaluations run since creation (tests use it to prove incrementality).
     public private(set) var evaluationsRun = 0
     /// Diagnostics per severity, kept from each delta (no need to build the full list to count).
@@ -85,9 +75,7 @@ public final class Engine {
         beginDelta()
         _ = tree.scanAll()
         facts.forgetAll()
-        for r in records.values { droppedDiagnostics += r.diagnostics }
-        records = [:]
-        dependents = [:]
+        delta.drop(store.removeAll())
         dropAllProjects()
         rebuildSubjects()
         subjectChanges = []
@@ -141,9 +129,7 @@ public final class Engine {
         beginDelta()
         baseRules = rules
         dropAllProjects()
-        for r in records.values { droppedDiagnostics += r.diagnostics }
-        records = [:]
-        dependents = [:]
+        delta.drop(store.removeAll())
         rebuildSubjects()
         subjectChanges = []
         let run = evaluate(Set(allEvalKeys()))
@@ -152,7 +138,7 @@ public final class Engine {
 
     /// Every current diagnostic, in stable order.
     public var diagnostics: [Diagnostic] {
-        (records.values.flatMap(\.diagnostics) + projects.values.flatMap(\.diagnostics) + scanDiagnostics).sorted(
+        (store.diagnostics + projects.values.flatMap(\.diagnostics) + scanDiagnostics).sorted(
             by: Diagnostic.stableOrder)
     }
 
@@ -229,23 +215,23 @@ public final class Engine {
         // Contexts whose own inputs changed.
         for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || subjectsByProject[dir] == nil {
             if subjectsByProject[dir] == nil {
-                droppedDiagnostics += projects.removeValue(forKey: dir)?.diagnostics ?? []
-                for key in records.keys where subjects[key.subject] == nil || subjects[key.subject] == dir { drop(key) }
+                delta.drop(projects.removeValue(forKey: dir)?.diagnostics ?? [])
+                for key in store.keys where subjects[key.subject] == nil || subjects[key.subject] == dir { drop(key) }
                 continue
             }
             let fresh = resolveProject(dir)
             if fresh.contexts != state.contexts || fresh.rules.rules.map(\.source) != state.rules.rules.map(\.source)
                 || fresh.rules.errors != state.rules.errors
             {
-                for key in records.keys where subjects[key.subject] == dir { drop(key) }
+                for key in store.keys where subjects[key.subject] == dir { drop(key) }
                 rescoped.insert(dir)
             }
-            droppedDiagnostics += state.diagnostics
-            storedDiagnostics += fresh.diagnostics
+            delta.drop(state.diagnostics)
+            delta.store(fresh.diagnostics)
             projects[dir] = fresh
         }
         for input in changed {
-            dirty.formUnion(dependents[input] ?? [])
+            dirty.formUnion(store.readers(of: input))
             // Evaluations that read only their own file and found nothing keep no record (most
             // images): a change to that file re-runs them directly.
             if case .file(let p) = input {
@@ -257,7 +243,7 @@ public final class Engine {
         }
         // After a re-scope or a context change, every subject without a record is evaluated.
         if fullKeyScan {
-            for key in allEvalKeys() where records[key] == nil { dirty.insert(key) }
+            for key in allEvalKeys() where !store.contains(key) { dirty.insert(key) }
         } else {
             for dir in rescoped {
                 for subject in subjectsByProject[dir] ?? [] { dirty.formUnion(evalKeys(subject, project: dir)) }
@@ -267,20 +253,13 @@ public final class Engine {
         return endDelta(evaluationsRun: run)
     }
 
-    private func beginDelta() {
-        droppedDiagnostics = scanDiagnostics
-        storedDiagnostics = []
-    }
+    private func beginDelta() { delta.begin(scan: scanDiagnostics) }
 
     private func endDelta(evaluationsRun: Int) -> DiagnosticDelta {
-        storedDiagnostics += scanDiagnostics
-        var delta = Self.difference(droppedDiagnostics, storedDiagnostics)
-        delta.evaluationsRun = evaluationsRun
-        for d in delta.added { severityCounts[d.severity, default: 0] += 1 }
-        for d in delta.removed { severityCounts[d.severity, default: 0] -= 1 }
-        droppedDiagnostics = []
-        storedDiagnostics = []
-        return delta
+        let result = delta.end(scan: scanDiagnostics, evaluationsRun: evaluationsRun)
+        for d in result.added { severityCounts[d.severity, default: 0] += 1 }
+        for d in result.removed { severityCounts[d.severity, default: 0] -= 1 }
+        return result
     }
 
     private func allEvalKeys() -> [EvalKey] {
@@ -305,12 +284,12 @@ public final class Engine {
         if let s = projects[dir] { return s }
         let s = resolveProject(dir)
         projects[dir] = s
-        storedDiagnostics += s.diagnostics
+        delta.store(s.diagnostics)
         return s
     }
 
     private func dropAllProjects() {
-        for state in projects.values { droppedDiagnostics += state.diagnostics }
+        for state in projects.values { delta.drop(state.diagnostics) }
         projects = [:]
     }
 
@@ -343,7 +322,7 @@ public final class Engine {
         refreshScanDiagnostics()
         for (s, old) in before where subjects[s] != old { subjectChanges.append((s, old, subjects[s])) }
         for (s, new) in subjects where before[s] == nil { subjectChanges.append((s, nil, new)) }
-        for key in records.keys where subjects[key.subject] == nil { drop(key) }
+        for key in store.keys where subjects[key.subject] == nil { drop(key) }
     }
 
     private func setSubject(_ s: Subject, _ project: String, recording: Bool = true) {
@@ -418,14 +397,7 @@ public final class Engine {
         }
     }
 
-    private func drop(_ key: EvalKey) {
-        guard let record = records.removeValue(forKey: key) else { return }
-        droppedDiagnostics += record.diagnostics
-        for input in record.inputs {
-            dependents[input]?.remove(key)
-            if dependents[input]?.isEmpty == true { dependents[input] = nil }
-        }
-    }
+    private func drop(_ key: EvalKey) { delta.drop(store.drop(key)) }
 
     /// Runs evaluations (in parallel) and stores their records.
     private func evaluate(_ keys: Set<EvalKey>) -> Int {
@@ -499,26 +471,14 @@ public final class Engine {
         for (key, record) in results.withLock({ $0 }) {
             drop(key)
             if !incremental || !selfOnly(key, record) {
-                records[key] = record
-                storedDiagnostics += record.diagnostics
-                for input in record.inputs { dependents[input, default: []].insert(key) }
+                store.store(key, record)
+                delta.store(record.diagnostics)
             }
         }
         evaluationsRun += items.count
         return items.count
     }
 
-    static func difference(_ before: [Diagnostic], _ after: [Diagnostic]) -> DiagnosticDelta {
-        var counts: [Diagnostic: Int] = [:]
-        for d in before { counts[d, default: 0] += 1 }
-        var delta = DiagnosticDelta()
-        for d in after {
-            if let c = counts[d], c > 0 { counts[d] = c - 1 } else { delta.added.append(d) }
-        }
-        for (d, c) in counts where c > 0 { delta.removed += Array(repeating: d, count: c) }
-        delta.removed.sort(by: Diagnostic.stableOrder)
-        return delta
-    }
 }
 
 /// Project-model reads against the tree, recorded as inputs of the project's context.

@@ -1,0 +1,87 @@
+/// Which evaluation (rule × subject) ran, what it read and what it found; and, reversed, which
+/// evaluations read each input, so a change re-runs exactly those. Evaluations that read only their
+/// own file and found nothing are not stored (the engine re-runs a changed file's subject anyway).
+struct EvaluationStore {
+    struct Key: Hashable, Sendable {
+        let rule: String  // LoadedRule.source
+        let subject: Subject
+    }
+
+    struct Record: Sendable {
+        var inputs: Set<EvaluationInput>
+        var diagnostics: [Diagnostic]
+    }
+
+    private(set) var records: [Key: Record] = [:]
+    private var dependents: [EvaluationInput: Set<Key>] = [:]
+
+    var keys: Dictionary<Key, Record>.Keys { records.keys }
+    var diagnostics: [Diagnostic] { records.values.flatMap(\.diagnostics) }
+
+    func contains(_ key: Key) -> Bool { records[key] != nil }
+
+    /// The evaluations that read `input`.
+    func readers(of input: EvaluationInput) -> Set<Key> { dependents[input] ?? [] }
+
+    /// Forgets one evaluation; returns the diagnostics it had.
+    mutating func drop(_ key: Key) -> [Diagnostic] {
+        guard let record = records.removeValue(forKey: key) else { return [] }
+        for input in record.inputs {
+            dependents[input]?.remove(key)
+            if dependents[input]?.isEmpty == true { dependents[input] = nil }
+        }
+        return record.diagnostics
+    }
+
+    /// Forgets everything; returns every diagnostic stored.
+    mutating func removeAll() -> [Diagnostic] {
+        defer {
+            records = [:]
+            dependents = [:]
+        }
+        return diagnostics
+    }
+
+    mutating func store(_ key: Key, _ record: Record) {
+        records[key] = record
+        for input in record.inputs { dependents[input, default: []].insert(key) }
+    }
+}
+
+/// The diagnostics one engine call dropped and stored; the delta is their multiset difference,
+/// so a change costs what it touches, never the size of the store.
+struct DeltaAccumulator {
+    private var dropped: [Diagnostic] = []
+    private var stored: [Diagnostic] = []
+
+    mutating func drop(_ diagnostics: [Diagnostic]) { dropped += diagnostics }
+    mutating func store(_ diagnostics: [Diagnostic]) { stored += diagnostics }
+
+    /// Starts a call: the engine's own scan diagnostics count as dropped, and are stored again at
+    /// the end if still current.
+    mutating func begin(scan: [Diagnostic]) {
+        dropped = scan
+        stored = []
+    }
+
+    mutating func end(scan: [Diagnostic], evaluationsRun: Int) -> DiagnosticDelta {
+        stored += scan
+        var delta = Self.difference(dropped, stored)
+        delta.evaluationsRun = evaluationsRun
+        dropped = []
+        stored = []
+        return delta
+    }
+
+    static func difference(_ before: [Diagnostic], _ after: [Diagnostic]) -> DiagnosticDelta {
+        var counts: [Diagnostic: Int] = [:]
+        for d in before { counts[d, default: 0] += 1 }
+        var delta = DiagnosticDelta()
+        for d in after {
+            if let c = counts[d], c > 0 { counts[d] = c - 1 } else { delta.added.append(d) }
+        }
+        for (d, c) in counts where c > 0 { delta.removed += Array(repeating: d, count: c) }
+        delta.removed.sort(by: Diagnostic.stableOrder)
+        return delta
+    }
+}
