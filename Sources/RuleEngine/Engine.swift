@@ -33,11 +33,8 @@ public final class Engine {
     let parsed: ParsedCache
     private var projectIndex: ProjectIndex
     private var projects: [String: ProjectState] = [:]
-    /// Subject → its project directory.
-    private var subjects: [Subject: String] = [:]
-    private var subjectsByProject: [String: Set<Subject>] = [:]
-    /// Subjects added, removed or moved between projects by the current change: (subject, old, new).
-    private var subjectChanges: [(subject: Subject, old: String?, new: String?)] = []
+    /// Subject ↔ project, and the moves of the current change.
+    private var subjects = SubjectIndex()
     private var store = EvaluationStore()
     private var scanDiagnostics: [Diagnostic] = []
     /// What the current call dropped and stored (the delta comes from these alone).
@@ -78,7 +75,7 @@ public final class Engine {
         delta.drop(store.removeAll())
         dropAllProjects()
         rebuildSubjects()
-        subjectChanges = []
+        subjects.changes = []
         let run = evaluate(Set(allEvalKeys()))
         return endDelta(evaluationsRun: run)
     }
@@ -131,7 +128,7 @@ public final class Engine {
         dropAllProjects()
         delta.drop(store.removeAll())
         rebuildSubjects()
-        subjectChanges = []
+        subjects.changes = []
         let run = evaluate(Set(allEvalKeys()))
         return endDelta(evaluationsRun: run)
     }
@@ -183,7 +180,7 @@ public final class Engine {
         var dirty = Set<EvalKey>()
         var fullKeyScan = false
         var rescoped = Set<String>()
-        subjectChanges = []
+        subjects.changes = []
         let structural = !change.added.isEmpty || !change.removed.isEmpty
         if structural {
             let markerMoved = (change.added + change.removed).contains(where: ProjectIndex.isMarker)
@@ -201,7 +198,7 @@ public final class Engine {
                 for project in affectedProjects { updateProjectSubject(project) }
                 if !change.listings.isDisjoint(with: tree.unreadable.keys) || !scanDiagnostics.isEmpty { refreshScanDiagnostics() }
             }
-            for (subject, old, new) in subjectChanges {
+            for (subject, old, new) in subjects.changes {
                 if let old {
                     changed.insert(.subjects(subject.kind, project: old))
                     for key in evalKeys(subject, project: old) { drop(key) }
@@ -213,8 +210,8 @@ public final class Engine {
             }
         }
         // Contexts whose own inputs changed.
-        for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || subjectsByProject[dir] == nil {
-            if subjectsByProject[dir] == nil {
+        for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || subjects.byProject[dir] == nil {
+            if subjects.byProject[dir] == nil {
                 delta.drop(projects.removeValue(forKey: dir)?.diagnostics ?? [])
                 for key in store.keys where subjects[key.subject] == nil || subjects[key.subject] == dir { drop(key) }
                 continue
@@ -246,7 +243,7 @@ public final class Engine {
             for key in allEvalKeys() where !store.contains(key) { dirty.insert(key) }
         } else {
             for dir in rescoped {
-                for subject in subjectsByProject[dir] ?? [] { dirty.formUnion(evalKeys(subject, project: dir)) }
+                for subject in subjects.byProject[dir] ?? [] { dirty.formUnion(evalKeys(subject, project: dir)) }
             }
         }
         let run = evaluate(dirty)
@@ -264,7 +261,7 @@ public final class Engine {
 
     private func allEvalKeys() -> [EvalKey] {
         var keys: [EvalKey] = []
-        for (subject, dir) in subjects {
+        for (subject, dir) in subjects.projectOf {
             let rules = projectState(dir).rules
             for r in rules.rules where r.rule.subjectKinds.contains(subject.kind) && r.rule.applies(to: subject) {
                 keys.append(EvalKey(rule: r.source, subject: subject))
@@ -275,7 +272,7 @@ public final class Engine {
 
     /// The evaluations of one subject under a project's rules.
     private func evalKeys(_ subject: Subject, project: String) -> [EvalKey] {
-        let rules = projects[project]?.rules ?? (subjectsByProject[project] == nil ? baseRules : projectState(project).rules)
+        let rules = projects[project]?.rules ?? (subjects.byProject[project] == nil ? baseRules : projectState(project).rules)
         return rules.rules.filter { $0.rule.subjectKinds.contains(subject.kind) && $0.rule.applies(to: subject) }
             .map { EvalKey(rule: $0.source, subject: subject) }
     }
@@ -294,7 +291,7 @@ public final class Engine {
     }
 
     private func resolveProject(_ dir: String) -> ProjectState {
-        let infoPlists = (subjectsByProject[dir] ?? []).filter { $0.kind == .infoPlist }.map(\.path).sorted()
+        let infoPlists = (subjects.byProject[dir] ?? []).filter { $0.kind == .infoPlist }.map(\.path).sorted()
         return ProjectResolver(
             root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec
         ).resolve(dir)
@@ -302,9 +299,8 @@ public final class Engine {
 
     private func rebuildSubjects() {
         projectIndex = ProjectIndex(tree: tree)
-        let before = subjects
-        subjects = [:]
-        subjectsByProject = [:]
+        let before = subjects.projectOf
+        subjects.removeAll()
         // One pass over the listings: each directory's project and set-ness is computed once.
         for (dir, entries) in tree.directories where !Self.isModuleDirectory(dir) {
             let project = projectIndex.project(containing: dir)
@@ -317,28 +313,17 @@ public final class Engine {
             }
         }
         var dirs = projectIndex.directories
-        dirs.formUnion(subjectsByProject.keys)
+        dirs.formUnion(subjects.byProject.keys)
         for d in dirs { updateProjectSubject(d, recording: false) }
         refreshScanDiagnostics()
-        for (s, old) in before where subjects[s] != old { subjectChanges.append((s, old, subjects[s])) }
-        for (s, new) in subjects where before[s] == nil { subjectChanges.append((s, nil, new)) }
+        for (s, old) in before where subjects[s] != old { subjects.changes.append((s, old, subjects[s])) }
+        for (s, new) in subjects.projectOf where before[s] == nil { subjects.changes.append((s, nil, new)) }
         for key in store.keys where subjects[key.subject] == nil { drop(key) }
     }
 
-    private func setSubject(_ s: Subject, _ project: String, recording: Bool = true) {
-        let old = subjects.updateValue(project, forKey: s)
-        if let old, old != project { subjectsByProject[old]?.remove(s) }
-        subjectsByProject[project, default: []].insert(s)
-        if recording && old != project { subjectChanges.append((s, old, project)) }
-    }
+    private func setSubject(_ s: Subject, _ project: String, recording: Bool = true) { subjects.set(s, project, recording: recording) }
 
-    private func unsetSubject(_ s: Subject) -> String? {
-        guard let old = subjects.removeValue(forKey: s) else { return nil }
-        subjectsByProject[old]?.remove(s)
-        if subjectsByProject[old]?.isEmpty == true { subjectsByProject[old] = nil }
-        subjectChanges.append((s, old, nil))
-        return old
-    }
+    private func unsetSubject(_ s: Subject) -> String? { subjects.unset(s, recording: true) }
 
     /// Adds the subjects a new path is; returns the projects touched.
     private func addSubjects(at path: String) -> Set<String> {
@@ -366,18 +351,12 @@ public final class Engine {
     /// or are marked as projects.
     private func updateProjectSubject(_ dir: String, recording: Bool = true) {
         let subject = Subject(.project, dir)
-        let others = (subjectsByProject[dir]?.count ?? 0) - (subjects[subject] == nil ? 0 : 1)
+        let others = (subjects.byProject[dir]?.count ?? 0) - (subjects[subject] == nil ? 0 : 1)
         let wanted = tree.isDirectory(dir) && (others > 0 || projectIndex.directories.contains(dir))
         if wanted, subjects[subject] == nil {
             setSubject(subject, dir, recording: recording)
         } else if !wanted, subjects[subject] != nil {
-            if recording {
-                _ = unsetSubject(subject)
-            } else {
-                subjects[subject] = nil
-                subjectsByProject[dir]?.remove(subject)
-                if subjectsByProject[dir]?.isEmpty == true { subjectsByProject[dir] = nil }
-            }
+            subjects.unset(subject, recording: recording)
         }
     }
 
@@ -424,7 +403,7 @@ public final class Engine {
         }
         let results = Mutex([(EvalKey, EvalRecord)]())
         let snapshot = tree
-        let index = subjectsByProject
+        let index = subjects.byProject
         let facts = self.facts
         let parsed = self.parsed
         let root = self.root
