@@ -4,3 +4,7 @@
 int rw_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+
+#include <malloc.h>
+
+int rw_malloc_trim(void) { return malloc_trim(0); }

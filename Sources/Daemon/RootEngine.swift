@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ReswatchProtocol
 import RuleEngine
+import SystemCalls
 
 /// One root's engine, driven off the daemon's actor: every job runs on a serial queue of its own
 /// (a Dispatch thread, not the cooperative pool, so a 60-second scan of one root blocks neither
@@ -20,8 +21,12 @@ final class EngineWorker: @unchecked Sendable {
     func run(_ job: @escaping @Sendable (Engine) -> DiagnosticDelta) async -> (DiagnosticDelta, EngineSummary) {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
+                let started = ContinuousClock.now
                 let delta = job(engine)
-                continuation.resume(returning: (delta, EngineSummary(engine)))
+                let summary = EngineSummary(engine)
+                // A big job (a scan, a rescan) leaves its temporaries' pages in malloc's arenas.
+                if ContinuousClock.now - started > .milliseconds(100) { ProcessMemory.releaseFreePages() }
+                continuation.resume(returning: (delta, summary))
             }
         }
     }

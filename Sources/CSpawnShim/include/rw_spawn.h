@@ -6,4 +6,7 @@
    _GNU_SOURCE: a spawned child inherits no descriptor from `from` up. Returns 0 or an errno. */
 int rw_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/* malloc_trim(0) from <malloc.h>: returns free heap pages to the kernel; 1 if any were. */
+int rw_malloc_trim(void);
+
 #endif
