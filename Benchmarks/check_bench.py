@@ -49,6 +49,15 @@ def main():
         ("pngcheck -q (all PNGs)", ["xargs", "-0", "pngcheck", "-q"], "\0".join(files).encode(), (0, 1, 123)),
         ("reswatch check --format json", [a.binary, "check", "--format", "json", a.tree], None, (0, 1)),
     ]
+    # The C floor of issue 11: walk + open/fstat/read/close every PNG once, single-threaded
+    # (../shared/bench/readfloor.c beside the clone; compiled here with -O2).
+    floor_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "bench", "readfloor.c")
+    floor_bin = "/tmp/reswatch-bench/readfloor"
+    if os.path.exists(floor_src):
+        subprocess.run(["cc", "-O2", "-o", floor_bin, floor_src], check=True)
+        rows.insert(2, ("C read floor (readfloor.c)", [floor_bin, a.tree], None, (0,)))
+    else:
+        print(f"(no C read floor row: {floor_src} is not there)")
     results = {}
     print(f"{'command':34} {'median':>9} {'min':>9} {'max':>9}")
     for label, cmd, stdin, ok in rows:
@@ -59,6 +68,8 @@ def main():
     print(f"\nreswatch / find     = {r / results['find TREE -type f']:.2f}x  (goal <= 2x)")
     print(f"reswatch / pngcheck = {r / results['pngcheck -q (all PNGs)']:.2f}x  (goal < 1x)")
     print(f"reswatch / cat      = {r / results['cat every PNG (read floor)']:.2f}x  (reading every file is the floor for a validator)")
+    if "C read floor (readfloor.c)" in results:
+        print(f"reswatch / C floor  = {r / results['C read floor (readfloor.c)']:.2f}x  (goal <= 1.5x)")
 
 
 if __name__ == "__main__":
