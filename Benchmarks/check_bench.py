@@ -43,11 +43,15 @@ def main():
     total = sum(1 for _, _, n in os.walk(a.tree) for _ in n)
     print(f"tree: {a.tree}: {a.sets} asset sets, {len(files)} PNGs, {total} files")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; median of {a.runs} runs (warm cache)\n")
+    empty = "/tmp/reswatch-bench/empty"
+    os.makedirs(empty, exist_ok=True)
     rows = [
         ("find TREE -type f", ["find", a.tree, "-type", "f"], None, (0,)),
         ("cat every PNG (read floor)", ["xargs", "-0", "cat"], "\0".join(files).encode(), (0,)),
         ("pngcheck -q (all PNGs)", ["xargs", "-0", "pngcheck", "-q"], "\0".join(files).encode(), (0, 1, 123)),
         ("reswatch check --format json", [a.binary, "check", "--format", "json", a.tree], None, (0, 1)),
+        # The fixed cost of a run: process start, loading the built-in rule modules, an empty walk.
+        ("reswatch check (empty folder)", [a.binary, "check", "--format", "json", empty], None, (0, 1)),
     ]
     # The C floor of issue 11: walk + open/fstat/read/close every PNG once, single-threaded
     # (../shared/bench/readfloor.c beside the clone; compiled here with -O2).
