@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import SystemCalls
 
 #if canImport(Glibc)
@@ -92,8 +94,59 @@ public struct ResourceTree: Sendable {
         directories = [:]
         files = [:]
         unreadable = [:]
-        scanDirectory("", into: &change)
+        // Level by level: every directory of a level is listed (and its files stat'ed) on all
+        // cores, then merged here in listing order.
+        var level = [""]
+        while !level.isEmpty {
+            let listed = Self.list(level, under: self)
+            var next: [String] = []
+            for (dir, result) in zip(level, listed) {
+                change.listings.insert(dir)
+                switch result {
+                case .failure(let error):
+                    unreadable[dir] = error
+                case .success(let (entries, children)):
+                    directories[dir] = entries
+                    for (child, status) in children {
+                        change.added.append(child)
+                        if let status { files[child] = status } else { next.append(child) }
+                    }
+                }
+            }
+            level = next
+        }
         return change
+    }
+
+    /// One directory listed: its entries, and each child with its `lstat` (nil: a directory to
+    /// descend into; a child that vanished meanwhile is left out).
+    typealias Listed = Result<([DirectoryEntry], [(String, FileStatus?)]), SystemError>
+
+    private static func list(_ dirs: [String], under tree: ResourceTree) -> [Listed] {
+        let one: @Sendable (String) -> Listed = { dir in
+            let all: [DirectoryEntry]
+            do throws(SystemError) { all = try FileSystem.listDirectory(tree.absolute(dir)) } catch { return .failure(error) }
+            let entries = all.filter { !tree.isExcludedName($0.name) }
+            var children: [(String, FileStatus?)] = []
+            children.reserveCapacity(entries.count)
+            for entry in entries {
+                let child = RelativePath.join(dir, entry.name)
+                if entry.isDirectory {
+                    children.append((child, nil))
+                } else if let s = try? FileSystem.status(tree.absolute(child)) {
+                    children.append((child, s.kind == .directory ? nil : s))
+                }
+            }
+            return .success((entries, children))
+        }
+        // A few directories: here; many: on every core.
+        guard dirs.count > 4 else { return dirs.map(one) }
+        let results = Mutex([Listed?](repeating: nil, count: dirs.count))
+        DispatchQueue.concurrentPerform(iterations: dirs.count) { i in
+            let r = one(dirs[i])
+            results.withLock { $0[i] = r }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 
     /// Brings `path` (and, for a directory, its listing; for a new directory, its whole subtree) up to date.
