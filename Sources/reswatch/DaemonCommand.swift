@@ -24,7 +24,11 @@ struct DaemonCommand: AsyncParsableCommand {
         help: "Also write JSON lines (diagnostics added/removed, state changes, rescans, module errors) here.")
     var logFile: String?
     @Option(name: .customLong("settle-ms"), help: "Quiet time that ends a burst of file events (default 20).") var settleMs: Int?
-    @Option(help: "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude).") var config: String?
+    @Option(
+        help:
+            "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude, allow-project-exec, max-clients, client-idle-timeout)."
+    )
+    var config: String?
     @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
     @Flag(help: "Log at debug level.") var verbose = false
     @Flag(
