@@ -24,7 +24,17 @@ import Testing
         let daemon = try DaemonHarness(roots: [tree.path])
         defer { _ = daemon.stop() }
         let pid = daemon.process.processIdentifier
-        let before = try #require(Self.switches(pid: pid, thread: "rw-inotify"), "the watcher thread is named rw-inotify")
+        // The thread names itself when it first runs, which on a loaded machine can come after
+        // the daemon answers; a sync then proves it has handled everything so far.
+        var named: Int?
+        for _ in 0..<200 where named == nil {
+            named = Self.switches(pid: pid, thread: "rw-inotify")
+            if named == nil { usleep(100_000) }
+        }
+        try #require(named != nil, "the watcher thread is named rw-inotify")
+        try daemon.sync()
+        sleep(1)
+        let before = try #require(Self.switches(pid: pid, thread: "rw-inotify"))
         sleep(3)
         let after = try #require(Self.switches(pid: pid, thread: "rw-inotify"))
         #expect(after == before, "the idle watcher thread woke \(after - before) times in 3 s")
