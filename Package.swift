@@ -99,7 +99,7 @@ let package = Package(
             linkerSettings: fuzzing ? [.unsafeFlags(fuzzerLinkFlags)] : []
         ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], exclude: ["Corpus"]),
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "ImageFactsTests", dependencies: ["ImageFacts", "TestSupport"]),
         .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "RuleEngine", "TestSupport"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleKinds", "TestSupport"]),

@@ -203,26 +203,11 @@ import Testing
     @Test func aFinalLineWithoutNewlineIsAnsweredAfterHalfClose() throws {
         let tree = try TempTree(["A.imageset/Contents.json": .text("{\"images\":[]}")])
         let daemon = try DaemonHarness(roots: [tree.path])
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in daemon.socket.utf8.enumerated() { raw[i] = b } }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(connected == 0)
-        let request = Array("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"watch/list\"}".utf8)
-        #expect(request.withUnsafeBytes { send(fd, $0.baseAddress, request.count, 0) } == request.count)
-        shutdown(fd, Int32(SHUT_WR))
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while poll(&pfd, 1, 5000) == 1 {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }  // 0: the daemon closed after answering
-            received += buffer[0..<n]
-        }
+        let client = try RawSocketClient(path: daemon.socket)
+        #expect(client.send("{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"watch/list\"}"))
+        client.halfClose()
+        let (received, closed) = client.receive()
+        #expect(closed, "the daemon closes its side after answering")
         let reply = try JSONSerialization.jsonObject(with: Data(received)) as? [String: Any]
         #expect(reply?["id"] as? Int == 41)
         #expect((reply?["result"] as? [String: Any])?["roots"] as? [String] == [tree.path])

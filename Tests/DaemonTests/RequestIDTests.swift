@@ -28,26 +28,9 @@ import Testing
 
     /// Sends one line over a fresh connection, half-closes, and returns everything the daemon wrote.
     func exchange(_ path: String, _ text: String) throws -> String {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(connected == 0)
-        let request = Array(text.utf8)
-        try #require(request.withUnsafeBytes { send(fd, $0.baseAddress, request.count, 0) } == request.count)
-        shutdown(fd, Int32(SHUT_WR))
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while poll(&pfd, 1, 5000) == 1 {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            received += buffer[0..<n]
-        }
-        return String(decoding: received, as: UTF8.self)
+        let client = try RawSocketClient(path: path)
+        try #require(client.send(text))
+        client.halfClose()
+        return String(decoding: client.receive().bytes, as: UTF8.self)
     }
 }

@@ -27,6 +27,23 @@ import Testing
         )
     }
 
+    /// A failing example is reported at its own line: each records where it is written.
+    @Test func everyExampleRecordsItsSourceLine() throws {
+        for (kind, example) in Self.cases {
+            #expect(example.filePath.contains("/Sources/RuleKinds/") && example.line > 0, "\(kind): '\(example.name)'")
+            let source = try String(contentsOfFile: example.filePath, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            let written = source.indices.contains(example.line - 1) ? source[example.line - 1] : ""
+            #expect(written.contains("RuleExample(") || written.contains(".init("), "\(kind): line \(example.line) is \(written)")
+        }
+        // Module examples point at their YAML file and line.
+        let module = RuleModuleLoader.parse(
+            "rules:\n  - kind: png-properties\nexamples:\n  - name: x\n    files: {a.png: {png: {width: 2, height: 2}}}\n    passes: [image.corrupt]\n",
+            file: "/m.yaml", registry: BuiltinKinds.registry)
+        let example = try #require(module.moduleExamples.first?.example)
+        #expect(example.filePath == "/m.yaml" && example.line == 4)
+    }
+
     @Test func everyKindHasTriggeringAndPassingExamples() {
         for kind in BuiltinKinds.all {
             #expect(kind.examples.contains { $0.isTriggering }, "\(kind.name) has no triggering example")

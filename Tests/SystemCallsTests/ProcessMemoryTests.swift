@@ -1,15 +1,12 @@
 import Foundation
 import SystemCalls
+import TestSupport
 import Testing
 
 /// After a scan, the daemon hands freed heap pages back (issue 11: 240 → 190 MB resident at
 /// 100k files). Small blocks freed in the middle of the heap stay resident until then.
 @Suite(.serialized) struct ProcessMemoryTests {
-    static func resident() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
-    }
+    static func resident() -> Int { residentBytes(pid: getpid()) ?? 0 }
 
     /// Freeing alone leaves them resident (80 MB here); the trim gives them back.
     @Test func freedSmallBlocksGoBackToTheKernel() {

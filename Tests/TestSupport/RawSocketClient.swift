@@ -39,6 +39,9 @@ public final class RawSocketClient {
         return sent
     }
 
+    /// Closes the sending side (as `socat` does after its last line); replies still come.
+    public func halfClose() { shutdown(fd, Int32(SHUT_WR)) }
+
     public func send(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         return sendWithoutBlocking(bytes, waitMilliseconds: 5000) == bytes.count
