@@ -126,9 +126,15 @@ public final class EvaluationContext: ProjectFileAccess {
         }
         let target = path ?? subject.path
         if GlobMatcher.isIgnored(target, projectDirectory: project.directory, patterns: project.ignore) { return }
+        let anchor = DiagnosticAnchor(
+            isFile: {
+                self.inputs.insert(.file($0)); return self.tree.files[$0] != nil
+            },
+            list: { (try? self.list($0).get()) ?? [] }, read: { try? self.read($0).get() })
+        let at = anchor.anchor(.init(path: target, line: line, related: related), projectDirectory: project.directory, message: message)
         diagnostics.append(
             Diagnostic(
                 rule: rule.id, severity: finalSeverity, code: rule.code, root: root, project: project.directory,
-                path: target, line: line, message: message, fix: fix ?? rule.fix, related: related))
+                path: at.path, line: at.line, message: message, fix: fix ?? rule.fix, related: at.related))
     }
 }

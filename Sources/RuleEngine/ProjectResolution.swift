@@ -69,11 +69,18 @@ struct ProjectResolver {
         for other in contexts.dropFirst() { problems += other.problems.filter { !problems.contains($0) } }
         problems += unknownRuleIds(context, rules: rules)
         if !context.ignore.isEmpty { problems += emptyGlobs(context, recorder: recorder) }
+        let anchor = DiagnosticAnchor(
+            isFile: {
+                recorder.inputs.insert(.file($0)); return recorder.tree.files[$0] != nil
+            },
+            list: { (try? recorder.list($0).get()) ?? [] }, read: { try? recorder.read($0).get() })
         let diagnostics = problems.map { problem in
             let (info, severity) = EngineRules.info(for: problem.kind)
+            let at = anchor.anchor(
+                .init(path: problem.path, line: problem.line, related: []), projectDirectory: dir, message: problem.message)
             return Diagnostic(
-                rule: info.id, severity: severity, root: root, project: dir, path: problem.path, line: problem.line,
-                message: problem.message, fix: info.fix)
+                rule: info.id, severity: severity, root: root, project: dir, path: at.path, line: at.line,
+                message: problem.message, fix: info.fix, related: at.related)
         }
         return ProjectState(contexts: contexts, inputs: recorder.inputs, rules: rules, diagnostics: diagnostics)
     }

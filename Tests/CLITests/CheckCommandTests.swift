@@ -22,7 +22,9 @@ import Testing
         let ok = try check(["--no-color", good.path])
         #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
         #expect(ok.stdout.contains("0 errors, 0 warnings, 1 info"), "only: App has no Info.plist")
-        #expect(ok.stdout.contains("App: info: no app Info.plist found in the project"))
+        #expect(
+            ok.stdout.contains("App/.reswatch.yaml: info: no app Info.plist found in the project"),
+            "shown on the file that makes App a project")
         try good.write(["App/Assets.xcassets/AppIcon.appiconset/i.png": .png(PNGSpec(width: 1024, height: 1000))])
         let bad = try check(["--no-color", good.path])
         #expect(bad.status == 1)

@@ -15,6 +15,14 @@ struct CorpusTests {
         return try #require(root["diagnostics"] as? [[String: Any]])
     }
 
+    /// Where a finding is shown, and what it is about: a finding about a missing file or a folder
+    /// is shown on the file that declares it, with the missing file or folder first in `related`.
+    static func locations(of d: [String: Any]) -> [String] {
+        [d["path"] as? String ?? ""] + ((d["related"] as? [String])?.prefix(1) ?? [])
+    }
+
+    static func concerns(_ d: [String: Any], _ path: String) -> Bool { locations(of: d).contains(path) }
+
     @Test func corpusIsPresent() { #expect(Self.apps.count == 13, "\(Repo.corpus)") }
 
     @Test(arguments: apps)
@@ -79,7 +87,7 @@ struct CorpusTests {
     func manifestAnomalyIsFound(_ index: Int) throws {
         let e = Self.expected[index]
         let found = try Self.diagnostics(e.app)
-        let hit = found.contains { $0["path"] as? String == e.path && $0["rule"] as? String == e.rule }
+        let hit = found.contains { Self.concerns($0, e.path) && $0["rule"] as? String == e.rule }
         #expect(
             hit,
             "\(e.app): \(e.path) (\(e.manifest)) should give \(e.rule); got \(found.filter { $0["path"] as? String == e.path }.map { $0["rule"] ?? "" })"
@@ -164,7 +172,9 @@ struct CorpusTests {
         for d in try Self.diagnostics(app) where d["severity"] as? String == "error" {
             let rule = d["rule"] as? String ?? ""
             let path = d["path"] as? String ?? ""
-            let ok = Self.explained.contains { $0.app == app && $0.rule == rule && path.hasPrefix($0.pathPrefix) }
+            let ok = Self.explained.contains { e in
+                e.app == app && e.rule == rule && Self.locations(of: d).contains { $0.hasPrefix(e.pathPrefix) }
+            }
             #expect(ok, "\(app): unexplained error \(rule) at \(path): \(d["message"] as? String ?? "")")
         }
     }

@@ -45,7 +45,9 @@ import Testing
         #expect(context["devices"] as? [String] == ["iphone"], "TARGETED_DEVICE_FAMILY = 1 from the pbxproj")
         #expect((context["sources"] as? [String: String])?["devices"] == "project.pbxproj")
         #expect(found.contains("catalog.contents-invalid App/Assets.xcassets/Broken.imageset/Contents.json"))
-        #expect(found.contains("catalog.contents-missing App/Assets.xcassets/Other.imageset"))
+        #expect(
+            found.contains("catalog.contents-missing App/Assets.xcassets/Other.imageset/x.png"),
+            "a set without Contents.json is shown on a file of its own")
         #expect(!found.contains { $0.hasSuffix("App/Info.plist") }, "findings outside the argument are not printed: \(found)")
     }
 
@@ -120,7 +122,7 @@ import Testing
         let result = try runCommand(Repo.binary, ["check", "--no-color", tree.path])
         let lines = result.stdout.split(separator: "\n")
         #expect(!lines.contains { $0.hasPrefix("src/x.png") }, "\(result.stdout)")
-        #expect(result.stdout.contains("Evil\\nsrc/x.png: error: forged\\x1B[0m.imageset: error:"))
+        #expect(result.stdout.contains("Evil\\nsrc/x.png: error: forged\\x1B[0m.imageset/.keep: error:"), "shown on the set's own file")
         #expect(!result.stdout.contains("\u{1B}"))
     }
 }

@@ -130,8 +130,8 @@ import Testing
             old + "stray.png": .png(PNGSpec(width: 8, height: 8)),
             debug + "Contents.json": marketing, debug + "m.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba)),
         ])
-        #expect(rules.contains("icon.not-shipped App/Assets.xcassets/AppIconOld.appiconset"), "\(rules)")
-        #expect(rules.contains("icon.file-missing \(old)gone.png"), "a missing file makes the set unusable: still checked")
+        #expect(rules.contains("icon.not-shipped App/Assets.xcassets/AppIconOld.appiconset/Contents.json"), "\(rules)")
+        #expect(rules.contains("icon.file-missing \(old)Contents.json"), "a missing file makes the set unusable: still checked")
         #expect(!rules.contains("icon.marketing-alpha \(old)m.png") && !rules.contains("icon.unassigned \(old)stray.png"))
         #expect(!rules.contains { $0.hasPrefix("icon.not-shipped") && $0.contains("AppIconDebug") }, "the Debug configuration uses it")
         #expect(rules.contains("icon.marketing-alpha \(debug)m.png"), "a set some configuration builds is fully checked")
@@ -193,7 +193,7 @@ import Testing
         #expect(Set(targets) == ["Lite", "Pro"], "one context per app")
         let missing = (root["diagnostics"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "icon.missing-required" }
             .compactMap { $0["path"] as? String }
-        #expect(Set(missing) == ["Apps/Pro.xcassets/AppIcon.appiconset"], "only universal Pro needs iPad icons: \(missing)")
+        #expect(Set(missing) == ["Apps/Pro.xcassets/AppIcon.appiconset/Contents.json"], "only universal Pro needs iPad icons: \(missing)")
     }
 
     @Test func aTvOSTargetAndAWidgetBesideTheApp() throws {
@@ -218,7 +218,7 @@ import Testing
             "TV/Assets.xcassets/AppIcon.appiconset/Contents.json": emptySet,
         ])
         #expect(context["target"] as? String == "App")
-        #expect(rules.contains("project.not-checked TV"), "\(rules)")
+        #expect(rules.contains("project.not-checked App.xcodeproj/project.pbxproj"), "\(rules)")
         #expect(!rules.contains { $0.contains("Widget") && $0.hasPrefix("project.not-checked") }, "an iOS extension is judged")
         #expect(
             !rules.contains { ($0.hasPrefix("icon.missing-required") || $0.hasPrefix("icon.marketing-missing")) },
@@ -311,7 +311,7 @@ import Testing
         let origins = try #require(context["origins"] as? [String: String])
         #expect(origins["app-icon"]?.hasPrefix("project.yml:13") == true, "\(origins)")
         #expect((context["notes"] as? [String])?.first?.contains("XcodeGen") == true)
-        #expect(rules.contains("project.not-checked "), "the tvOS target is named: \(rules)")
+        #expect(rules.contains("project.not-checked project.yml"), "the tvOS target is named, on the file that declares it: \(rules)")
     }
 
     @Test func tuistManifestsAreSaidNotRead() throws {

@@ -220,9 +220,11 @@ import Testing
             ],
             files: [set + "m.png": .png(PNGSpec(width: 1024, height: 1024))])
         let missing = Dictionary(
-            found.filter { $0.rule == "icon.file-missing" }.map { (RelativePath.name($0.path), $0.severity) },
+            found.filter { $0.rule == "icon.file-missing" }.map { (RelativePath.name($0.related.first ?? $0.path), $0.severity) },
             uniquingKeysWith: { a, _ in a })
         #expect(missing == ["required.png": .error, "optional.png": .warning])
+        // Shown on the Contents.json line that names the file, with the missing file related.
+        #expect(found.filter { $0.rule == "icon.file-missing" }.allSatisfy { $0.path == set + "Contents.json" && $0.line == 1 })
     }
 
     @Test func aCaseMismatchNamesBothFiles() throws {

@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import RuleEngine
+
+/// Findings about a missing file or a folder are shown on the file that declares it, at its line;
+/// findings in an XML plist carry the line of the key they are about.
+@Suite struct DiagnosticAnchorTests {
+    static let set = "App/Assets.xcassets/AppIcon.appiconset"
+
+    func anchor(_ files: [String: ExampleFile], _ path: String, line: Int? = nil, project: String = "App", message: String = "")
+        throws -> DiagnosticAnchor.Location
+    {
+        let temp = try TempTree(files)
+        var tree = ResourceTree(root: temp.path)
+        _ = tree.scanAll()
+        let anchor = DiagnosticAnchor(
+            isFile: { tree.files[$0] != nil }, list: { (try? tree.entries(of: $0).get()) ?? [] },
+            read: { try? FileSystem.readFile(tree.absolute($0), limit: 1 << 20) })
+        return anchor.anchor(.init(path: path, line: line, related: []), projectDirectory: project, message: message)
+    }
+
+    @Test func aMissingFileOfASetIsShownOnTheContentsJsonLineThatNamesIt() throws {
+        let contents = "{\n  \"images\" : [\n    {\n      \"idiom\" : \"iphone\",\n      \"filename\" : \"gone.png\"\n    }\n  ]\n}\n"
+        let at = try anchor([Self.set + "/Contents.json": .text(contents)], Self.set + "/gone.png", line: 3)
+        #expect(at == .init(path: Self.set + "/Contents.json", line: 5, related: [Self.set + "/gone.png"]))
+    }
+
+    @Test func aFindingAboutASetIsShownOnItsContentsJson() throws {
+        let at = try anchor([Self.set + "/Contents.json": .text("{}")], Self.set)
+        #expect(at == .init(path: Self.set + "/Contents.json", line: nil, related: [Self.set]))
+    }
+
+    @Test func aSetWithoutContentsJsonIsShownOnAFileOfItsOwn() throws {
+        let at = try anchor([Self.set + "/b.png": .text(""), Self.set + "/a.png": .text("")], Self.set)
+        #expect(at.path == Self.set + "/a.png")
+        #expect(at.related == [Self.set])
+    }
+
+    @Test func aProjectFindingIsShownOnThePbxprojAndAMissingFileAtTheLineThatNamesIt() throws {
+        let pbxproj = "// !$*UTF8*$!\n{\n\t\tAB /* Release.xcconfig */ = {isa = PBXFileReference; path = Release.xcconfig; };\n}\n"
+        let files: [String: ExampleFile] = ["App/App.xcodeproj/project.pbxproj": .text(pbxproj), "App/Info.plist": .text("")]
+        let project = try anchor(files, "App")
+        #expect(project == .init(path: "App/App.xcodeproj/project.pbxproj", line: nil, related: ["App"]))
+        let xcconfig = try anchor(files, "App/Config/Release.xcconfig")
+        #expect(xcconfig == .init(path: "App/App.xcodeproj/project.pbxproj", line: 3, related: ["App/Config/Release.xcconfig"]))
+    }
+
+    @Test func withoutAnXcodeProjectTheConfigurationOrInfoPlistDeclaresTheProject() throws {
+        #expect(try anchor(["App/.reswatch.yaml": .text(""), "App/Info.plist": .text("")], "App").path == "App/.reswatch.yaml")
+        #expect(try anchor(["App/Info.plist": .text("")], "App").path == "App/Info.plist")
+        #expect(try anchor(["App/x.txt": .text("")], "App").path == "App", "nothing declares it: left as it is")
+    }
+
+    @Test func anXMLPlistFindingGetsTheLineOfItsKeyAndOfTheValueItQuotes() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <key>CFBundleIconFiles</key>
+              <array>
+                <string>Icon.png</string>
+                <string>Gone.png</string>
+              </array>
+              <key>NSCameraUsageDescription</key>
+              <string></string>
+            </dict>
+            </plist>
+            """
+        let files: [String: ExampleFile] = ["App/Info.plist": .text(plist)]
+        #expect(try anchor(files, "App/Info.plist", message: "CFBundleIconFiles names \"Gone.png\", but …").line == 7)
+        #expect(try anchor(files, "App/Info.plist", message: "NSCameraUsageDescription is empty").line == 9)
+        #expect(try anchor(files, "App/Info.plist", message: "the app's Info.plist has no UILaunchStoryboardName").line == nil)
+        #expect(
+            try anchor(files, "App/Info.plist", line: 2, message: "NSCameraUsageDescription is empty").line == 2, "a rule's own line stays")
+    }
+
+    @Test func aBinaryPlistHasNoLines() throws {
+        let bytes = [UInt8](
+            try PropertyListSerialization.data(fromPropertyList: ["NSCameraUsageDescription": ""], format: .binary, options: 0))
+        let at = try anchor(["App/Info.plist": .bytes(bytes)], "App/Info.plist", message: "NSCameraUsageDescription is empty")
+        #expect(at.line == nil && at.path == "App/Info.plist")
+    }
+}
