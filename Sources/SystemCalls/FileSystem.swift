@@ -202,6 +202,29 @@ public enum FileSystem {
         }
     }
 
+    /// Replaces `path` with `bytes` at once (a temporary file beside it, then `rename`): a reader
+    /// never sees half a report, and a failed write leaves the old file as it was.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) throws(SystemError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = try retryingEINTR("open", temporary) {
+            FileName.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        }
+        do throws(SystemError) {
+            try writeAll(fd, bytes, path: temporary)
+        } catch {
+            close(fd)
+            _ = removeFile(temporary)
+            throw error
+        }
+        close(fd)
+        let renamed = FileName.withCString(temporary) { from in FileName.withCString(path) { rename(from, $0) } }
+        if renamed != 0 {
+            let error = SystemError(call: "rename", path: path, errno: errno)
+            _ = removeFile(temporary)
+            throw error
+        }
+    }
+
     /// `unlink`; false when it could not (the reason is rarely needed: the file may be gone already).
     @discardableResult
     public static func removeFile(_ path: String) -> Bool { FileName.withCString(path) { unlink($0) } == 0 }
@@ -228,6 +251,12 @@ public enum FileSystem {
 
     /// `access(R_OK)`.
     public static func isReadable(_ path: String) -> Bool { FileName.withCString(path) { access($0, R_OK) } == 0 }
+
+    /// A regular file (or a link to one) this process may execute.
+    public static func isExecutable(_ path: String) -> Bool {
+        guard let s = try? statusFollowingLinks(path), s.kind == .regular else { return false }
+        return FileName.withCString(path) { access($0, X_OK) } == 0
+    }
 
     /// Absolute, `.`/`..`-free form of a path (no link resolution) against the working directory.
     public static func absolutePath(_ path: String) -> String {

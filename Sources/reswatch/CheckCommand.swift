@@ -4,6 +4,7 @@ import Reporting
 import RuleEngine
 import RuleKinds
 
+/// `--format` of the commands that print one thing (rules, status, diagnostics).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
 extension Severity: ExpressibleByArgument {}
@@ -12,13 +13,39 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Checks resource folders once and exits (for CI).",
-        discussion:
-            "Exit status: 0 no errors, 1 errors found, 2 could not run (unreadable path, bad arguments, a rule module that fails to load).")
+        discussion: """
+            Formats: \(Reporters.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")). \
+            Paths are relative to the repository root (the git top level of the first checked path, else the current \
+            directory; --base-path overrides). \
+            Exit status: 0 nothing that fails the run (--fail-on, default error), 1 findings that do, 2 could not run as \
+            asked (bad arguments, unreadable path, a rule module that fails to load, a project configuration that does \
+            not parse, an unreadable baseline, a report that cannot be written). See docs/ci.md.
+            """)
 
-    @Option(help: "Output format: text or json.") var format: OutputFormat = .text
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("Output format (repeatable): \(Reporters.names.joined(separator: ", ")).", valueName: "format"))
+    var formats: [String] = []
+    @Option(
+        name: .customLong("output"),
+        help: ArgumentHelp("Write the --format given just before to FILE (repeatable; default: standard output).", valueName: "file"))
+    var outputs: [String] = []
+    @Option(name: .customLong("base-path"), help: ArgumentHelp("Report paths relative to DIR.", valueName: "dir")) var basePath: String?
     @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
     @Option(name: .customLong("min-severity"), help: "Hide diagnostics below this severity: info, warning, error.") var minSeverity:
         Severity = .info
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run (exit 1): error, warning, info, never.")
+    var failOn: FailOn?
+    @Flag(help: "Warnings fail the run too (--fail-on warning).") var strict = false
+    @Option(name: .customLong("baseline"), help: ArgumentHelp("Leave out the findings listed in FILE.", valueName: "file"))
+    var baseline: String?
+    @Option(
+        name: .customLong("write-baseline"), help: ArgumentHelp("Record the current findings in FILE as the baseline.", valueName: "file"))
+    var writeBaseline: String?
+    @Option(
+        name: .customLong("changed-since"),
+        help: ArgumentHelp("Check only the projects with files changed since this git revision.", valueName: "rev"))
+    var changedSince: String?
     @Flag(help: "Print how to fix each problem.") var fixes = false
     @Flag(
         name: .customLong("allow-project-exec"),
@@ -33,25 +60,50 @@ struct CheckCommand: ParsableCommand {
         for dir in rules where !RuleLocations.isDirectory(dir) {
             throw ValidationError("--rules \(dir): not a directory")
         }
+        if strict, let failOn, failOn != .warning {
+            throw ValidationError("--strict means --fail-on warning; not both with --fail-on \(failOn)")
+        }
+        _ = try plan()
+    }
+
+    func plan() throws(ValidationError) -> OutputPlan {
+        let all = Array(CommandLine.arguments.dropFirst())
+        let after = all.firstIndex(of: "check").map { Array(all[($0 + 1)...]) } ?? all
+        return try OutputPlan.pair(arguments: after, formats: formats, files: outputs)
+    }
+
+    static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("reswatch: \(message)\n".utf8))
+        return ExitCode(2)
     }
 
     func run() throws {
+        let plan = try plan()
         let ruleSet = try RuleLocations.loadRules(extra: rules, allowUntrustedExec: allowProjectExec)
+        let cwd = FileSystem.absolutePath(".")
+        var arguments = paths.map(FileSystem.absolutePath)
+        let base = basePath.map(FileSystem.absolutePath) ?? ReportPaths.repositoryRoot(containing: arguments[0], fallback: cwd)
+        let reportPaths = ReportPaths(base: base)
+        if let revision = changedSince {
+            do {
+                arguments = try ChangedProjects.projects(since: revision, repository: arguments[0], scopes: arguments)
+            } catch { throw Self.fail(error.description) }
+            if arguments.isEmpty {
+                FileHandle.standardError.write(
+                    Data("reswatch: no project under \(paths.joined(separator: ", ")) changed since \(revision): nothing to check\n".utf8))
+            }
+        }
         // Each argument is judged within its enclosing project; arguments of one project share it.
         var roots: [String] = []
         var scopes: [String: [DiagnosticScope]] = [:]
-        for path in paths {
-            let absolute = FileSystem.absolutePath(path)
+        for absolute in arguments {
+            let shown = paths.first { FileSystem.absolutePath($0) == absolute } ?? absolute
             let status: FileStatus
             do { status = try FileSystem.statusFollowingLinks(absolute) } catch {
-                FileHandle.standardError.write(Data("reswatch: cannot check \(path): \(error.reason)\n".utf8))
-                throw ExitCode(2)
+                throw Self.fail("cannot check \(shown): \(error.reason)")
             }
             let isDirectory = status.kind == .directory
-            if isDirectory && !FileSystem.isReadable(absolute) {
-                FileHandle.standardError.write(Data("reswatch: cannot check \(path): Permission denied\n".utf8))
-                throw ExitCode(2)
-            }
+            if isDirectory && !FileSystem.isReadable(absolute) { throw Self.fail("cannot check \(shown): Permission denied") }
             let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
             if scopes[root] == nil { roots.append(root) }
             let relative = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
@@ -64,24 +116,50 @@ struct CheckCommand: ParsableCommand {
             engine.fullScan()
             engines.append(engine)
         }
-        let report = CheckReport(engines: engines, minimumSeverity: minSeverity, scopes: scopes)
-        switch format {
-        case .json: print(report.json())
-        case .text:
-            let tty = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            print(TextReport(color: tty && !noColor).render(report, showFixes: fixes))
+        var report = CheckReport(engines: engines, minimumSeverity: minSeverity, scopes: scopes)
+        let ruleInfos = (ruleSet.allRuleInfos + EngineRules.all + engines.flatMap { $0.projectRuleInfos })
+        let rulesURL = ProcessInfo.processInfo.environment["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
+        let tty = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        func context(_ report: CheckReport, suppressed: Int) -> ReportContext {
+            ReportContext(
+                report: report, paths: reportPaths, rules: ruleInfos, toolVersion: ReswatchVersion.string, suppressed: suppressed,
+                color: tty && !noColor, showFixes: fixes, rulesURL: rulesURL)
+        }
+        if let file = writeBaseline {
+            let text = Baseline(context(report, suppressed: 0)).json()
+            do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array(text.utf8)) } catch {
+                throw Self.fail("cannot write the baseline \(file): \(error.reason)")
+            }
+            FileHandle.standardError.write(Data("reswatch: wrote \(report.diagnostics.count) finding(s) to the baseline \(file)\n".utf8))
+        }
+        var suppressed = 0
+        if let file = baseline {
+            let loaded: Baseline
+            do { loaded = try Baseline.load(FileSystem.absolutePath(file)) } catch { throw Self.fail(error.description) }
+            (report, suppressed) = loaded.apply(to: report, paths: reportPaths)
+        }
+        let rendered = context(report, suppressed: suppressed)
+        for output in plan.outputs {
+            let text = Reporters.named(output.format)!.render(rendered)
+            if let file = output.file {
+                do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array((text + "\n").utf8)) } catch {
+                    throw Self.fail("cannot write the \(output.format) report \(file): \(error.reason)")
+                }
+            } else if !text.isEmpty {
+                print(text)
+            }
+        }
+        if suppressed > 0, plan.outputs.allSatisfy({ $0.format != "text" || $0.file != nil }) {
+            FileHandle.standardError.write(Data("reswatch: \(suppressed) finding(s) left out: listed in the baseline \(baseline!)\n".utf8))
         }
         if !report.ruleErrors.isEmpty {
-            FileHandle.standardError.write(Data("reswatch: \(report.ruleErrors.count) rule module error(s); results are incomplete\n".utf8))
-            throw ExitCode(2)
+            throw Self.fail("\(report.ruleErrors.count) rule module error(s); results are incomplete")
         }
         if report.unappliedConfigurations > 0 {
-            FileHandle.standardError.write(
-                Data(
-                    "reswatch: \(report.unappliedConfigurations) problem(s) in project configuration (config.invalid); results are not what the configuration asks for\n"
-                        .utf8))
-            throw ExitCode(2)
+            throw Self.fail(
+                "\(report.unappliedConfigurations) problem(s) in project configuration (config.invalid); results are not what the configuration asks for"
+            )
         }
-        if report.summary.errors > 0 { throw ExitCode(1) }
+        if (failOn ?? (strict ? .warning : .error)).fails(report.summary) { throw ExitCode(1) }
     }
 }

@@ -23,6 +23,17 @@ struct CorpusTests {
 
     static func concerns(_ d: [String: Any], _ path: String) -> Bool { locations(of: d).contains(path) }
 
+    /// CI systems and editors show a finding on a file: every finding is on an existing file.
+    @Test(arguments: apps)
+    func everyFindingIsShownOnAnExistingFile(_ app: String) throws {
+        for d in try Self.diagnostics(app) {
+            let path = (d["root"] as? String ?? "") + "/" + (d["path"] as? String ?? "")
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            #expect(exists && !isDirectory.boolValue, "\(app): \(d["rule"] ?? "") is shown on \(path), not an existing file")
+        }
+    }
+
     @Test func corpusIsPresent() { #expect(Self.apps.count == 13, "\(Repo.corpus)") }
 
     @Test(arguments: apps)

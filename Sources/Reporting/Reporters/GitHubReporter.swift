@@ -1,0 +1,42 @@
+import RuleEngine
+
+/// `github`: GitHub Actions workflow commands (`::error file=…,line=…,title=…::message`): each
+/// finding becomes an annotation on the file and line in the pull request.
+public struct GitHubReporter: Reporter {
+    public static let name = "github"
+    public static let summary = "GitHub Actions workflow commands: annotations on the pull request"
+    public init() {}
+
+    static func command(_ s: Severity) -> String {
+        switch s {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "notice"
+        }
+    }
+
+    /// Workflow-command escaping: the message may not contain a raw newline (it would end the
+    /// command, and a forged next line could be a command of its own).
+    static func escapeData(_ s: String) -> String {
+        FileName.escapingUndecodable(s).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    static func escapeProperty(_ s: String) -> String {
+        escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    public func render(_ context: ReportContext) -> String {
+        var lines: [String] = []
+        for e in context.report.ruleErrors {
+            lines.append("::error file=\(Self.escapeProperty(e.file)),title=rule module error::\(Self.escapeData(e.message))")
+        }
+        for d in context.report.diagnostics {
+            var properties = ["file=\(Self.escapeProperty(context.paths.location(d)))"]
+            if let line = d.line { properties.append("line=\(line)") }
+            properties.append("title=\(Self.escapeProperty(d.rule + (d.code.map { " (\($0))" } ?? "")))")
+            lines.append("::\(Self.command(d.severity)) \(properties.joined(separator: ","))::\(Self.escapeData(d.message))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

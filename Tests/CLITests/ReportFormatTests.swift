@@ -1,0 +1,99 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Every report format is read by a real consumer: SARIF by the SARIF 2.1.0 schema (jsonschema)
+/// and sarif-tools, JUnit by junitparser, GitLab Code Quality and Checkstyle against their
+/// documented shapes (Tests/Tools/validate_report.py).
+@Suite(.enabled(if: Repo.pythonAvailable, "needs the test virtual environment (make test creates .build/test-venv)"))
+struct ReportFormatTests {
+    static let consumed = ["sarif", "junit", "gitlab", "checkstyle"]
+
+    /// Runs one check writing every consumed format (several --format/--output pairs in one run)
+    /// and JSON to standard output; returns the consumers' readings and the findings.
+    static func checkAllFormats(_ arguments: [String]) throws -> (findings: [[String: Any]], read: [String: [String: Any]]) {
+        let temp = try TempTree()
+        let dir = temp.path
+        var args = ["check", "--format", "json"]
+        for f in consumed { args += ["--format", f, "--output", "\(dir)/report.\(f)"] }
+        let result = try runCommand(Repo.binary, args + arguments)
+        #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        var read: [String: [String: Any]] = [:]
+        for f in consumed {
+            let v = try runCommand(Repo.python, [Repo.root + "/Tests/Tools/validate_report.py", f, "\(dir)/report.\(f)"])
+            #expect(v.status == 0, "\(f) report of \(arguments) rejected: \(v.stdout)\(v.stderr)")
+            read[f] = try JSONSerialization.jsonObject(with: Data(v.stdout.utf8)) as? [String: Any]
+        }
+        return (try #require(json["diagnostics"] as? [[String: Any]]), read)
+    }
+
+    static func expectEveryFindingRead(_ findings: [[String: Any]], _ read: [String: [String: Any]]) {
+        let failing = findings.count { $0["severity"] as? String != "info" }
+        #expect(read["sarif"]?["results"] as? Int == findings.count)
+        #expect(read["gitlab"]?["issues"] as? Int == findings.count)
+        #expect(read["checkstyle"]?["errors"] as? Int == findings.count)
+        // One failing case per rule and file: at most one per failing finding, and some if any.
+        let junitFailures = read["junit"]?["failures"] as? Int ?? -1
+        #expect(junitFailures >= 0 && junitFailures <= failing && (junitFailures > 0) == (failing > 0))
+    }
+
+    @Test func everyFormatOfTheExampleIsReadByItsConsumer() throws {
+        let (findings, read) = try Self.checkAllFormats(["--base-path", Repo.root, Repo.root + "/Examples/SampleApp"])
+        #expect(findings.count == 8)
+        Self.expectEveryFindingRead(findings, read)
+        #expect(read["junit"]?["failures"] as? Int == 8, "eight rule × file cases, each failing")
+        #expect((read["sarif"]?["summary"] as? [String])?.first == "error: 6", "sarif-tools reads six errors")
+    }
+
+    @Test(
+        .enabled(if: Repo.sharedAvailable, "needs ../shared/corpus beside the clone (a lone clone skips the corpus tests)"),
+        arguments: CorpusTests.apps)
+    func everyFormatOfEachCorpusAppIsReadByItsConsumer(_ app: String) throws {
+        let (findings, read) = try Self.checkAllFormats(["--base-path", Repo.corpus, Repo.corpus + "/" + app])
+        Self.expectEveryFindingRead(findings, read)
+    }
+
+    @Test func sarifPointsAtRepositoryFilesWithRulesDocumented() throws {
+        let dir = try TempTree(["repo/.git/HEAD": .text("ref: refs/heads/main\n")])
+        #expect(try runCommand("/bin/cp", ["-r", Repo.root + "/Examples/SampleApp", dir.path + "/repo/ios"]).status == 0)
+        let result = try runCommand(Repo.binary, ["check", "--format", "sarif", dir.path + "/repo/ios"])
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let uris = results.compactMap {
+            (((($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"]) as? [String: Any])?[
+                "uri"]
+                as? String
+        }
+        #expect(uris.count == results.count && uris.allSatisfy { $0.hasPrefix("ios/SampleApp/") }, "relative to the git top level: \(uris)")
+        let missing = try #require(results.first { $0["ruleId"] as? String == "icon.file-missing" })
+        let region =
+            (((missing["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"]) as? [String: Any]
+        #expect(region?["startLine"] as? Int == 97, "the Contents.json line that names the missing file")
+        #expect((missing["relatedLocations"] as? [[String: Any]])?.count == 1)
+        let rules = try #require((run["tool"] as? [String: Any]).flatMap { ($0["driver"] as? [String: Any])?["rules"] as? [[String: Any]] })
+        let alpha = try #require(rules.first { $0["id"] as? String == "icon.marketing-alpha" })
+        #expect((alpha["properties"] as? [String: Any])?["itms"] as? String == "ITMS-90717")
+        #expect((alpha["helpUri"] as? String)?.hasSuffix("docs/rules.md#iconmarketing-alpha") == true)
+    }
+
+    /// The GitHub Actions annotations of the example, exactly.
+    @Test func githubWorkflowCommandsOfTheExample() throws {
+        let result = try runCommand(
+            Repo.binary, ["check", "--format", "github", "--base-path", Repo.root, Repo.root + "/Examples/SampleApp"])
+        #expect(result.status == 1)
+        let set = "Examples/SampleApp/SampleApp/Assets.xcassets"
+        #expect(
+            result.stdout.split(separator: "\n").map(String.init) == [
+                "::error file=\(set)/AppIcon.appiconset/Contents.json,line=97,title=icon.file-missing::Contents.json names Icon-ipad-83.5@2x.png for the ipad 83.5@2x slot, but the file is not in AppIcon.appiconset (a required slot: App Store Connect rejects a build without it)",
+                "::error file=\(set)/AppIcon.appiconset/Icon-ios-marketing-1024@1x.png,title=icon.marketing-alpha (ITMS-90717)::App Store icon Icon-ios-marketing-1024@1x.png has an alpha channel (colour type 6, although every pixel is opaque)",
+                "::error file=\(set)/AppIcon.appiconset/Icon-iphone-60@2x.png,title=icon.size-mismatch::Icon-iphone-60@2x.png is 121x120 but should be 120x120 (iphone 60@2x)",
+                "::warning file=\(set)/AppIcon.appiconset/Icon-old-57.png,title=icon.unassigned::Icon-old-57.png is in AppIcon.appiconset but Contents.json does not assign it to a slot",
+                "::error file=\(set)/Logo.imageset/logo.png,title=image.not-png::logo.png is not a PNG: its content is JPEG data",
+                "::error file=\(set)/Splash.imageset/splash.png,title=catalog.contents-missing::Splash.imageset has no Contents.json",
+                "::warning file=Examples/SampleApp/SampleApp/Info.plist,title=plist.device-capabilities::the app's Info.plist has no UIRequiredDeviceCapabilities",
+                "::error file=Examples/SampleApp/SampleApp/Info.plist,title=plist.orientations (ITMS-90474)::the app runs on iPad with multitasking but does not support UIInterfaceOrientationLandscapeLeft, UIInterfaceOrientationLandscapeRight, UIInterfaceOrientationPortraitUpsideDown (iPad because TARGETED_DEVICE_FAMILY = 1,2 in SampleApp.xcodeproj/project.pbxproj, target SampleApp, Release)",
+            ])
+    }
+}
