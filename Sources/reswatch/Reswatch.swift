@@ -8,8 +8,8 @@ struct Reswatch: AsyncParsableCommand {
         abstract: "Validates iOS app resources (icons, launch images, Info.plist, asset catalogs) on Linux.",
         discussion: """
             Rule ids, severities and ITMS codes follow Apple's icon and launch-image tables; see docs/rules.md. \
-            Exit status: 0 no errors, 1 errors found, 2 could not run as asked (bad arguments, unreadable path, \
-            a rule module that fails to load, no daemon answering).
+            Exit status: 0 no errors (check: nothing at or above --fail-on), 1 errors found, 2 could not run as asked \
+            (bad arguments, unreadable path, a rule module that fails to load, no daemon answering). CI: docs/ci.md.
             """,
         version: ReswatchVersion.string,
         subcommands: [
