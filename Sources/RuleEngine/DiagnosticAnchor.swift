@@ -30,7 +30,9 @@ struct DiagnosticAnchor {
             }
             return result
         }
-        guard let (declaring, line) = declaringFile(of: location, projectDirectory: projectDirectory) else { return result }
+        guard let (declaring, line) = declaringFile(of: location, projectDirectory: projectDirectory, message: message) else {
+            return result
+        }
         result.path = declaring
         result.line = line
         result.related = [location.path] + location.related.filter { $0 != location.path && $0 != declaring }
@@ -42,7 +44,7 @@ struct DiagnosticAnchor {
     }
 
     /// The file that declares a missing file or a folder, and the line in it.
-    private func declaringFile(of location: Location, projectDirectory: String) -> (String, Int?)? {
+    private func declaringFile(of location: Location, projectDirectory: String, message: String) -> (String, Int?)? {
         let path = location.path
         for folder in RelativePath.selfAndAncestors(path) {
             let name = RelativePath.name(folder)
@@ -72,8 +74,11 @@ struct DiagnosticAnchor {
         for entry in list(projectDirectory) where entry.isDirectory && entry.name.hasSuffix(".xcodeproj") {
             let pbxproj = RelativePath.join(RelativePath.join(projectDirectory, entry.name), "project.pbxproj")
             guard isFile(pbxproj) else { continue }
+            // A finding about the project: the line of the build setting it names, if any.
             let line =
-                path == projectDirectory ? nil : read(pbxproj).flatMap { TextLines.pbxprojLine(in: $0, naming: RelativePath.name(path)) }
+                path == projectDirectory
+                ? read(pbxproj).flatMap { TextLines.settingLine(in: $0, mentionedIn: message) }
+                : read(pbxproj).flatMap { TextLines.pbxprojLine(in: $0, naming: RelativePath.name(path)) }
             return (pbxproj, line)
         }
         for name in [".reswatch.yaml", "project.yml", "Info.plist"] {
@@ -120,6 +125,20 @@ public enum TextLines {
     public static func pbxprojLine(in bytes: [UInt8], naming name: String) -> Int? {
         guard !name.isEmpty else { return nil }
         return firstLine(in: bytes, containing: ["/* \(name) */", "= \(name);", "= \"\(name)\";"])
+    }
+
+    /// The line that sets the first build setting (`INFOPLIST_FILE`) the message names; where the
+    /// message also names a path, the line that sets it to that file's name is preferred.
+    public static func settingLine(in bytes: [UInt8], mentionedIn message: String) -> Int? {
+        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "/" || $0 == "." || $0 == "-") }
+        let names = words.filter { $0.contains("/") }.map { String($0.split(separator: "/").last ?? "") }
+        for word in words where word.count >= 6 && word.contains("_") && word.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) {
+            for name in names where !name.isEmpty {
+                if let line = firstLine(in: bytes, containing: ["\(word) = \(name);", "\(word) = \"\(name)\";"]) { return line }
+            }
+            if let line = firstLine(in: bytes, containing: ["\(word) = "]) { return line }
+        }
+        return nil
     }
 
     /// For an XML plist: the line of the first `<key>` the message names and, when the message

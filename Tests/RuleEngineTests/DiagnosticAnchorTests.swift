@@ -47,6 +47,15 @@ import Testing
         #expect(xcconfig == .init(path: "App/App.xcodeproj/project.pbxproj", line: 3, related: ["App/Config/Release.xcconfig"]))
     }
 
+    @Test func aProjectFindingAboutABuildSettingIsShownAtTheLineThatSetsIt() throws {
+        let pbxproj = "{\n\t\t\tINFOPLIST_FILE = \"Lite-Info.plist\";\n\t\t\tINFOPLIST_FILE = \"Pro-Info.plist\";\n}\n"
+        let files: [String: ExampleFile] = ["App/App.xcodeproj/project.pbxproj": .text(pbxproj)]
+        let at = try anchor(files, "App", message: "target Pro: INFOPLIST_FILE names App/Pro-Info.plist, which is not in the checked tree")
+        #expect(at.path == "App/App.xcodeproj/project.pbxproj" && at.line == 3)
+        #expect(try anchor(files, "App", message: "INFOPLIST_FILE is not set").line == 2)
+        #expect(try anchor(files, "App", message: "no setting named here").line == nil)
+    }
+
     @Test func withoutAnXcodeProjectTheConfigurationOrInfoPlistDeclaresTheProject() throws {
         #expect(try anchor(["App/.reswatch.yaml": .text(""), "App/Info.plist": .text("")], "App").path == "App/.reswatch.yaml")
         #expect(try anchor(["App/Info.plist": .text("")], "App").path == "App/Info.plist")
