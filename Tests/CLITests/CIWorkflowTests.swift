@@ -74,6 +74,9 @@ import Testing
         #expect(missing.status == 2 && missing.stderr.contains("cannot read the baseline"))
         let foreign = try check(tree, ["--baseline", tree.path + "/other.json"])
         #expect(foreign.status == 2 && foreign.stderr.contains("is not a reswatch baseline"))
+        #expect(mkfifo(tree.path + "/fifo", 0o600) == 0)
+        let fifo = try check(tree, ["--baseline", tree.path + "/fifo"])
+        #expect(fifo.status == 2 && fifo.stderr.contains("a FIFO (named pipe), not a regular file"), "never blocks on a FIFO")
     }
 
     @Test func theExitPolicyIsWhatTheOptionsSay() throws {
@@ -110,6 +113,13 @@ import Testing
         #expect(orphan.status == 2 && orphan.stderr.contains("must follow the --format it writes"))
         let unknown = try check(tree, ["--format", "xml"])
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown format"))
+        // A report path that is a link: the link is replaced, what it points at is never written.
+        let victim = tree.path + "/victim.txt"
+        try Data("keep\n".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: tree.path + "/out/link.sarif", withDestinationPath: victim)
+        _ = try check(tree, ["--format", "sarif", "--output", tree.path + "/out/link.sarif"])
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep\n")
+        #expect(try String(contentsOfFile: tree.path + "/out/link.sarif", encoding: .utf8).contains("\"2.1.0\""))
         let unwritable = try check(tree, ["--format", "sarif", "--output", tree.path + "/no/such/dir/r.sarif"])
         #expect(unwritable.status == 2 && unwritable.stderr.contains("cannot write the sarif report"))
     }

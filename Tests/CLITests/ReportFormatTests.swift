@@ -1,4 +1,5 @@
 import Foundation
+import RuleEngine
 import TestSupport
 import Testing
 
@@ -76,6 +77,60 @@ struct ReportFormatTests {
         let alpha = try #require(rules.first { $0["id"] as? String == "icon.marketing-alpha" })
         #expect((alpha["properties"] as? [String: Any])?["itms"] as? String == "ITMS-90717")
         #expect((alpha["helpUri"] as? String)?.hasSuffix("docs/rules.md#iconmarketing-alpha") == true)
+    }
+
+    /// Names that are not UTF-8, or that hold a newline, a quote, "<", "&" or an ANSI escape, stay
+    /// valid in every format: the consumers still read the reports, and no name forges a line.
+    @Test func hostileFileNamesKeepEveryFormatValid() throws {
+        let tree = try TempTree()
+        let set = tree.path + "/App/Assets.xcassets/AppIcon.appiconset"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        try Data("devices: [iphone]\n".utf8).write(to: URL(fileURLWithPath: tree.path + "/App/.reswatch.yaml"))
+        try Data(#"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"m.png"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: set + "/Contents.json"))
+        try Data(PNGSynthesizer.encode(PNGSpec(width: 1024, height: 1024))).write(to: URL(fileURLWithPath: set + "/m.png"))
+        let names = [
+            FileName.decode(Array("Icon".utf8) + [0xFF] + Array(".png".utf8)),
+            "x.png\n::error file=forged::forged \"<&>' \u{1B}[31m.png",
+        ]
+        for name in names {
+            let fd = FileName.withCString(set + "/" + name) { open($0, O_WRONLY | O_CREAT, 0o644) }
+            #expect(fd >= 0)
+            close(fd)
+        }
+        let (findings, read) = try Self.checkAllFormats(["--base-path", tree.path, tree.path + "/App"])
+        #expect(findings.count { $0["rule"] as? String == "icon.unassigned" } == 2, "both stray files are found: \(findings)")
+        Self.expectEveryFindingRead(findings, read)
+        let github = try runCommand(Repo.binary, ["check", "--format", "github", "--base-path", tree.path, tree.path + "/App"])
+        let lines = github.stdout.split(separator: "\n")
+        #expect(
+            lines.allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") || $0.hasPrefix("::notice ") }, "\(github.stdout)")
+        #expect(!lines.contains { $0.hasPrefix("::error file=forged") } && !github.stdout.contains("\u{1B}"), "\(github.stdout)")
+        #expect(github.stdout.contains("x.png%0A%3A%3Aerror file=forged%3A%3Aforged \"<&>' \\x1B[31m.png"), "escaped in the file property")
+    }
+
+    /// A rule module that fails to load: the machine formats say the run was incomplete, and the
+    /// exit status is 2 whatever else was found.
+    @Test func aBrokenRuleModuleIsSaidInTheReports() throws {
+        let rules = try TempTree(["bad.yaml": .text("rules:\n  - kind: png-properties\n    full-decode: [oops\n")])
+        let out = try TempTree()
+        let result = try runCommand(
+            Repo.binary,
+            [
+                "check", "--rules", rules.path, "--format", "sarif", "--output", out.path + "/r.sarif", "--format", "junit", "--output",
+                out.path + "/r.xml", "--format", "github", Repo.root + "/Examples/SampleApp",
+            ])
+        #expect(result.status == 2 && result.stderr.contains("rule module error(s); results are incomplete"))
+        #expect(result.stdout.contains("::error file=\(rules.path)/bad.yaml,title=rule module error::"), "\(result.stdout)")
+        let log = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out.path + "/r.sarif"))) as? [String: Any])
+        let invocation = try #require(((log["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["executionSuccessful"] as? Bool == false)
+        #expect((invocation["toolExecutionNotifications"] as? [[String: Any]])?.count == 1)
+        let v = try runCommand(Repo.python, [Repo.root + "/Tests/Tools/validate_report.py", "sarif", out.path + "/r.sarif"])
+        #expect(v.status == 0, "\(v.stdout)")
+        let junit = try String(contentsOfFile: out.path + "/r.xml", encoding: .utf8)
+        #expect(junit.contains("<testsuite name=\"rule modules\"") && junit.contains("<error type=\"rule module error\""))
     }
 
     /// The GitHub Actions annotations of the example, exactly.

@@ -16,10 +16,21 @@ public struct GitHubReporter: Reporter {
     }
 
     /// Workflow-command escaping: the message may not contain a raw newline (it would end the
-    /// command, and a forged next line could be a command of its own).
+    /// command, and a forged next line could be a command of its own); other control characters
+    /// (an ANSI escape in a file name) are shown as \xHH, as the text format does.
     static func escapeData(_ s: String) -> String {
-        FileName.escapingUndecodable(s).replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var out = ""
+        for scalar in FileName.escapingUndecodable(s).unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\x" + (scalar.value < 16 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     static func escapeProperty(_ s: String) -> String {
