@@ -121,10 +121,12 @@ public enum TextLines {
         return false
     }
 
-    /// The line of a pbxproj that names a file or folder: its comment (`/* NAME */`) or a setting whose value it is (`path = NAME;`).
+    /// The line of a pbxproj that declares a file, folder or target (`ID /* NAME */ = {`), else the first that names it: its comment or a setting whose value it is (`path = NAME;`).
     public static func pbxprojLine(in bytes: [UInt8], naming name: String) -> Int? {
         guard !name.isEmpty else { return nil }
-        return firstLine(in: bytes, containing: ["/* \(name) */", "= \(name);", "= \"\(name)\";"])
+        // Its declaration (`ID /* NAME */ = {`) first; else the first line that mentions it.
+        return firstLine(in: bytes, containing: ["/* \(name) */ = {"])
+            ?? firstLine(in: bytes, containing: ["/* \(name) */", "= \(name);", "= \"\(name)\";"])
     }
 
     /// The line that sets the first build setting (`INFOPLIST_FILE`) the message names; where the

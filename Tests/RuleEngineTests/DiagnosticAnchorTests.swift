@@ -39,12 +39,16 @@ import Testing
     }
 
     @Test func aProjectFindingIsShownOnThePbxprojAndAMissingFileAtTheLineThatNamesIt() throws {
-        let pbxproj = "// !$*UTF8*$!\n{\n\t\tAB /* Release.xcconfig */ = {isa = PBXFileReference; path = Release.xcconfig; };\n}\n"
+        let pbxproj =
+            "// !$*UTF8*$!\n{\n\t\tAB /* Release.xcconfig */ = {isa = PBXFileReference; path = Release.xcconfig; };\n"
+            + "\t\tCD = {isa = PBXTargetDependency; target = EF /* Widget */; };\n\t\tEF /* Widget */ = {\n\t\t\tisa = PBXNativeTarget;\n}\n"
         let files: [String: ExampleFile] = ["App/App.xcodeproj/project.pbxproj": .text(pbxproj), "App/Info.plist": .text("")]
         let project = try anchor(files, "App")
         #expect(project == .init(path: "App/App.xcodeproj/project.pbxproj", line: nil, related: ["App"]))
         let xcconfig = try anchor(files, "App/Config/Release.xcconfig")
         #expect(xcconfig == .init(path: "App/App.xcodeproj/project.pbxproj", line: 3, related: ["App/Config/Release.xcconfig"]))
+        let target = try anchor(files.merging(["App/Widget/x.txt": .text("")]) { a, _ in a }, "App/Widget")
+        #expect(target.line == 5, "the target's declaration, not a reference to it")
     }
 
     @Test func aProjectFindingAboutABuildSettingIsShownAtTheLineThatSetsIt() throws {
