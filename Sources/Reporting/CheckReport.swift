@@ -78,6 +78,13 @@ public struct CheckReport: Sendable, Encodable {
         public let files: Int
         /// Findings left out because a baseline lists them.
         public var suppressed = 0
+
+        init(counting diagnostics: [Diagnostic], files: Int) {
+            errors = diagnostics.count { $0.severity == .error }
+            warnings = diagnostics.count { $0.severity == .warning }
+            infos = diagnostics.count { $0.severity == .info }
+            self.files = files
+        }
     }
 
     public let version = 1
@@ -126,19 +133,14 @@ public struct CheckReport: Sendable, Encodable {
         self.diagnostics = diagnostics
         self.ruleErrors = errors
         self.unappliedConfigurations = unapplied
-        summary = Summary(
-            errors: diagnostics.count { $0.severity == .error }, warnings: diagnostics.count { $0.severity == .warning },
-            infos: diagnostics.count { $0.severity == .info }, files: files)
+        summary = Summary(counting: diagnostics, files: files)
     }
 
     /// The report with only the findings whose flag is true (the summary counts them again).
     public func keeping(_ keep: [Bool]) -> CheckReport {
         var copy = self
         copy.diagnostics = zip(diagnostics, keep).filter(\.1).map(\.0)
-        let d = copy.diagnostics
-        copy.summary = Summary(
-            errors: d.count { $0.severity == .error }, warnings: d.count { $0.severity == .warning },
-            infos: d.count { $0.severity == .info }, files: summary.files)
+        copy.summary = Summary(counting: copy.diagnostics, files: summary.files)
         return copy
     }
 

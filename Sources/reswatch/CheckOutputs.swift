@@ -107,7 +107,17 @@ enum ChangedProjects {
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileSystem.isExecutable($0) }
     }
 
-    /// Project folders (absolute) touched since `revision`, each inside one of `scopes`.
+    /// Files whose change can change a finding: resources and what gives them their context
+    /// (the same list as the pre-commit hook's). A change to source code or a README is not one.
+    static func isResource(_ path: String) -> Bool {
+        let name = RelativePath.name(path)
+        let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last!).lowercased() : ""
+        return ["png", "jpg", "jpeg", "json", "plist", "strings", "stringsdict", "storyboard", "xib", "pbxproj", "xcconfig", "xcscheme"]
+            .contains(ext) || [".reswatch.yaml", "project.yml", "iTunesArtwork", "iTunesArtwork@2x"].contains(name)
+            || path.contains("/.reswatch/")
+    }
+
+    /// Project folders (absolute) whose resources changed since `revision`, each inside one of `scopes`.
     static func projects(since revision: String, repository: String, scopes: [String]) throws(Failure) -> [String] {
         guard let top = try git(["rev-parse", "--show-toplevel"], in: repository).first?.trimmingCharacters(in: .newlines), !top.isEmpty
         else {
@@ -117,7 +127,7 @@ enum ChangedProjects {
             try git(["diff", "--name-only", "-z", revision, "--"], in: top)
             + git(["ls-files", "--others", "--exclude-standard", "-z"], in: top)
         var projects: [String] = []
-        for relative in changed {
+        for relative in changed where isResource(relative) {
             var path = top + "/" + relative
             guard scopes.contains(where: { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else { continue }
             // A deleted file: its project is that of the nearest folder still there.

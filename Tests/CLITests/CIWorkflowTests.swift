@@ -150,6 +150,10 @@ import Testing
         #expect(try git(["commit", "-qm", "start"]).status == 0)
         let none = try runCommand(Repo.binary, ["check", "--changed-since", "HEAD", tree.path])
         #expect(none.status == 0 && none.stderr.contains("nothing to check"), "\(none.stdout)\(none.stderr)")
+        // A change that is not a resource (a README at the top) checks nothing, not the whole tree.
+        try tree.write(["README.md": .text("notes\n"), "apps/one/App/Sources/main.swift": .text("print(1)\n")])
+        let readme = try runCommand(Repo.binary, ["check", "--changed-since", "HEAD", tree.path])
+        #expect(readme.status == 0 && readme.stderr.contains("nothing to check"), "\(readme.stdout)\(readme.stderr)")
         try tree.write(["apps/two/App/" + Self.set + "m.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba))])
         let two = try runCommand(Repo.binary, ["check", "--format", "github", "--changed-since", "HEAD", tree.path])
         let paths = two.stdout.split(separator: "\n").map { String($0.split(separator: ",")[0]) }
