@@ -23,9 +23,22 @@ public struct ClientLimits: Sendable {
     }
 }
 
-/// Open connections, counted across event loops.
+/// Open connections, counted across event loops; and refusals, so that a flood of connections
+/// past `maxClients` is logged as a count every few seconds, not a line per connection.
 final class ClientCounter: Sendable {
     private let count = Atomic<Int>(0)
+    private let refusals = Mutex<(unlogged: Int, lastLogged: ContinuousClock.Instant?)>((0, nil))
+
+    /// Counts a refused connection. Returns how many refusals to log now (this one and those not
+    /// logged yet) at most once per `interval`, else nil.
+    func refused(now: ContinuousClock.Instant = .now, interval: Duration = .seconds(10)) -> Int? {
+        refusals.withLock { state in
+            state.unlogged += 1
+            if let last = state.lastLogged, now - last < interval { return nil }
+            defer { state = (0, now) }
+            return state.unlogged
+        }
+    }
 
     /// Counts a new connection; returns the number open including it.
     func opened() -> Int { count.add(1, ordering: .relaxed).newValue }

@@ -61,7 +61,11 @@ public struct SocketServerService: Service {
                 channel.closeFuture.whenComplete { _ in clients.closed() }
                 return channel.eventLoop.makeCompletedFuture {
                     guard count <= limits.maxClients else {
-                        logger.warning("refused a client: \(limits.maxClients) connections are open (max-clients)")
+                        if let n = clients.refused() {
+                            logger.warning(
+                                "refused \(n == 1 ? "a client" : "\(n) clients since the last report"): \(limits.maxClients) connections are open (max-clients)"
+                            )
+                        }
                         try channel.pipeline.syncOperations.addHandler(RefuseHandler(limit: limits.maxClients))
                         return
                     }

@@ -74,6 +74,26 @@ import Testing
         #expect(served)
     }
 
+    /// A flood of connections past the cap is refused, each with its reply, and logged as a
+    /// count, not a log line per connection (a shared host's log is not flooded).
+    @Test func aFloodOfRefusedConnectionsIsLoggedAsACount() throws {
+        let (tree, daemon) = try daemon(config: "max-clients: 3\n")
+        defer { withExtendedLifetime(tree) { _ = daemon.stop() } }
+        var held: [RawSocketClient] = []
+        for id in 0..<3 {
+            let c = try RawSocketClient(path: daemon.socket)
+            #expect(c.send(Self.request(id)) && c.receiveLines(1).first?.contains("\"result\"") == true)
+            held.append(c)
+        }
+        for _ in 0..<60 {
+            let refused = try RawSocketClient(path: daemon.socket)
+            #expect(String(decoding: refused.receive().0, as: UTF8.self).contains("too many clients"))
+        }
+        let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("refused") && $0.contains("max-clients") }
+        #expect(!lines.isEmpty && lines.count <= 2, "one line, then at most one count per 10 s: \(lines)")
+        withExtendedLifetime(held) {}
+    }
+
     @Test func silentAndNonReadingClientsAreClosedSubscribersStay() throws {
         let (tree, daemon) = try daemon(config: "client-idle-timeout: 1\n")
         defer { withExtendedLifetime(tree) { _ = daemon.stop() } }
