@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "ShippedRules", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "ReswatchProtocol"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "ReswatchProtocol", "RuleKinds"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),

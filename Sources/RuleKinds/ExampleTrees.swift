@@ -1,7 +1,7 @@
 import RuleEngine
 
 /// Small builders for the example trees kinds carry.
-enum ExampleTrees {
+public enum ExampleTrees {
     static let iconSet = "App/Assets.xcassets/AppIcon.appiconset"
 
     /// A Contents.json with the given entries: (idiom, size, scale, filename?) — scale nil omits it.
@@ -28,6 +28,15 @@ enum ExampleTrees {
 
     /// An Xcode project with one iOS app target `App` (Release) building with `appIcon`.
     static func pbxproj(appIcon: String) -> ExampleFile {
+        pbxproj(
+            buildSettings:
+                "ASSETCATALOG_COMPILER_APPICON_NAME = \(appIcon); INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = 1; IPHONEOS_DEPLOYMENT_TARGET = 15.0;"
+        )
+    }
+
+    /// An Xcode project with one iOS app target `App` whose Release configuration has
+    /// `buildSettings` (`KEY = VALUE;` pairs); the project's own configuration sets nothing.
+    public static func pbxproj(buildSettings: String) -> ExampleFile {
         .text(
             """
             // !$*UTF8*$!
@@ -38,7 +47,7 @@ enum ExampleTrees {
             		C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { }; };
             		T1 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
             		L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
-            		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { ASSETCATALOG_COMPILER_APPICON_NAME = \(appIcon); INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = 1; IPHONEOS_DEPLOYMENT_TARGET = 15.0; }; };
+            		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { \(buildSettings) }; };
             	};
             	rootObject = P1;
             }

@@ -1,5 +1,6 @@
 import Foundation
 import RuleEngine
+import RuleKinds
 import TestSupport
 import Testing
 
@@ -8,21 +9,9 @@ import Testing
 @Suite struct PathArgumentTests {
     /// An iPhone-only project (pbxproj) whose catalog has a broken image set and a wrong icon.
     static let project: [String: ExampleFile] = [
-        "App.xcodeproj/project.pbxproj": .text(
-            """
-            // !$*UTF8*$!
-            {
-            	objects = {
-            		P1 = {isa = PBXProject; buildConfigurationList = L1; targets = (T1); };
-            		L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
-            		C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { }; };
-            		T1 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
-            		L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
-            		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { IPHONEOS_DEPLOYMENT_TARGET = 16.0; TARGETED_DEVICE_FAMILY = 1; SDKROOT = iphoneos; INFOPLIST_FILE = App/Info.plist; }; };
-            	};
-            	rootObject = P1;
-            }
-            """),
+        "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+            buildSettings:
+                "IPHONEOS_DEPLOYMENT_TARGET = 16.0; TARGETED_DEVICE_FAMILY = 1; SDKROOT = iphoneos; INFOPLIST_FILE = App/Info.plist;"),
         "App/Info.plist": .text(
             "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>x</string></dict></plist>\n"),
         "App/Assets.xcassets/Contents.json": .text("{\"info\":{\"version\":1}}"),
