@@ -13,15 +13,15 @@ struct ProjectState: Sendable {
 }
 
 extension ProjectState {
-    /// The context a path is judged with: the app whose target owns it most specifically (its
-    /// resources, its Info.plist's folder), else the primary app's.
-    func context(for path: String) -> ProjectContext {
-        guard contexts.count > 1 else { return contexts[0] }
-        var best = (contexts[0], -1)
-        for c in contexts {
+    /// The index in `contexts` of the context a path is judged with: the app whose target owns it
+    /// most specifically (its resources, its Info.plist's folder), else the primary app's.
+    func contextIndex(for path: String) -> Int {
+        guard contexts.count > 1 else { return 0 }
+        var best = (0, -1)
+        for (i, c) in contexts.enumerated() {
             let owned = c.ownedPaths + (c.infoPlist.map { [RelativePath.parent($0)] } ?? [])
             let depth = owned.filter { RelativePath.isWithin(path, $0) }.map { $0.isEmpty ? 0 : $0.utf8.count + 1 }.max() ?? -1
-            if depth > best.1 { best = (c, depth) }
+            if depth > best.1 { best = (i, depth) }
         }
         return best.0
     }
