@@ -34,8 +34,8 @@ public final class Engine {
     private var projectIndex: ProjectIndex
     private var projects: [String: ProjectState] = [:]
     /// Subject ↔ project, and the moves of the current change.
-    private var subjects = SubjectIndex()
-    private var store = EvaluationStore()
+    private(set) var subjects = SubjectIndex()
+    private(set) var store = EvaluationStore()
     private var scanDiagnostics: [Diagnostic] = []
     /// What the current call dropped and stored (the delta comes from these alone).
     private var delta = DeltaAccumulator()
@@ -309,7 +309,7 @@ public final class Engine {
             let project = projectIndex.project(containing: dir)
             let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(dir)) != nil
             for e in entries {
-                let path = RelativePath.join(dir, e.name)
+                let path = tree.interned(RelativePath.join(dir, e.name))
                 guard let s = SubjectClassifier.subject(path: path, name: e.name, isDirectory: e.isDirectory, parentIsAssetSet: parentIsSet)
                 else { continue }
                 setSubject(s, e.isDirectory ? projectIndex.project(containing: path) : project, recording: false)

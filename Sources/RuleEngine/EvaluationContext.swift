@@ -40,17 +40,17 @@ public final class EvaluationContext: ProjectFileAccess {
     public func absolute(_ path: String) -> String { tree.absolute(path) }
 
     public func exists(_ path: String) -> Bool {
-        inputs.insert(.file(path))
+        inputs.insert(.file(tree.interned(path)))
         return tree.contains(path)
     }
 
     public func isDirectory(_ path: String) -> Bool {
-        inputs.insert(.file(path))
+        inputs.insert(.file(tree.interned(path)))
         return tree.isDirectory(path)
     }
 
     public func read(_ path: String) -> Result<[UInt8], SystemError> {
-        inputs.insert(.file(path))
+        inputs.insert(.file(tree.interned(path)))
         if tree.isDirectory(path) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
@@ -60,12 +60,12 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
-        inputs.insert(.listing(directory))
+        inputs.insert(.listing(tree.interned(directory)))
         return tree.entries(of: directory)
     }
 
     public func image(_ path: String) -> Result<ImageFacts, SystemError> {
-        inputs.insert(.file(path))
+        inputs.insert(.file(tree.interned(path)))
         guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
         // The tree's lstat is the key, unless the path is a link (then stat the target, if it stays inside).
         switch tree.contentPath(path) {
@@ -75,7 +75,7 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
-        inputs.insert(.file(path))
+        inputs.insert(.file(tree.interned(path)))
         guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
@@ -84,7 +84,7 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {
-        inputs.insert(.file(path))
+        inputs.insert(.file(tree.interned(path)))
         guard let status = tree.files[path] else {
             return .failure(.unreadable(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
@@ -97,7 +97,7 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func assetContents(_ path: String) -> Result<AssetContents, ContentsError>? {
-        inputs.insert(.file(path))
+        inputs.insert(.file(tree.interned(path)))
         guard let status = tree.files[path] else { return nil }
         return parsed.contents(absolute(path), key: status.key) {
             switch read(path) {
@@ -128,7 +128,7 @@ public final class EvaluationContext: ProjectFileAccess {
         if GlobMatcher.isIgnored(target, projectDirectory: project.directory, patterns: project.ignore) { return }
         let anchor = DiagnosticAnchor(
             isFile: {
-                self.inputs.insert(.file($0)); return self.tree.files[$0] != nil
+                self.inputs.insert(.file(self.tree.interned($0))); return self.tree.files[$0] != nil
             },
             list: { (try? self.list($0).get()) ?? [] }, read: { try? self.read($0).get() })
         let at = anchor.anchor(.init(path: target, line: line, related: related), projectDirectory: project.directory, message: message)

@@ -20,6 +20,9 @@ struct EvaluationStore {
 
     func contains(_ key: Key) -> Bool { records[key] != nil }
 
+    /// Every input some stored evaluation read.
+    var inputs: Dictionary<EvaluationInput, Set<Key>>.Keys { dependents.keys }
+
     /// The evaluations that read `input`.
     func readers(of input: EvaluationInput) -> Set<Key> { dependents[input] ?? [] }
 

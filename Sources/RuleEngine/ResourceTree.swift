@@ -53,6 +53,15 @@ public struct ResourceTree: Sendable {
 
     public func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
 
+    /// The tree's own copy of a path when it holds it (the same string storage), else the path.
+    /// Indexes that keep paths (subjects, evaluation inputs) store this copy, so a path's bytes
+    /// are held once however many indexes name it.
+    public func interned(_ path: String) -> String {
+        if let i = files.index(forKey: path) { return files.keys[i] }
+        if let i = directories.index(forKey: path) { return directories.keys[i] }
+        return path
+    }
+
     public func isDirectory(_ path: String) -> Bool { directories[path] != nil || unreadable[path] != nil }
     public func contains(_ path: String) -> Bool { files[path] != nil || isDirectory(path) }
 
