@@ -235,6 +235,8 @@ public final class Engine {
             // Evaluations that read only their own file and found nothing keep no record (most
             // images): a change to that file re-runs them directly.
             if case .file(let p) = input {
+                // A listed folder stands for the files read in it (EvaluationStore.compacted).
+                dirty.formUnion(store.readers(of: .listing(RelativePath.parent(p))))
                 for kind in [SubjectKind.image, .infoPlist, .assetSet] {
                     let subject = Subject(kind, p)
                     if let project = subjects[subject] { dirty.formUnion(evalKeys(subject, project: project)) }
@@ -449,8 +451,7 @@ public final class Engine {
                 plan.rule.rule.evaluate(w.key.subject, in: ctx)
                 var inputs: Set<EvaluationInput> = []
                 if keepInputs {
-                    inputs = ctx.inputs
-                    inputs.insert(.file(w.key.subject.path))
+                    inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject.path)
                 }
                 local.append((w.key, EvalRecord(inputs: inputs, diagnostics: ctx.diagnostics)))
             }

@@ -30,9 +30,30 @@ import Testing
         let setKey = try #require(engine.tree.directories.keys.first { $0 == set })
         let setSubject = try #require(engine.subjects.projectOf.keys.first { $0.kind == .assetSet })
         #expect(Self.storage(setSubject.path) == Self.storage(setKey), "the set subject keeps the tree's copy")
-        // The set's evaluation read the icon: its reverse-index entry is the tree's copy too.
-        let input = try #require(engine.store.inputs.first { if case .file(let p) = $0 { p == icon } else { false } })
-        guard case .file(let inputPath) = input else { return }
-        #expect(Self.storage(inputPath) == Self.storage(icon), "the reverse index keeps the tree's copy")
+        // The set's evaluation listed the set: its reverse-index entry is the tree's copy too.
+        let input = try #require(engine.store.inputs.first { if case .listing(let p) = $0 { p == set } else { false } })
+        guard case .listing(let listed) = input else { return }
+        #expect(Self.storage(listed) == Self.storage(setKey), "the reverse index keeps the tree's copy")
+    }
+
+    /// A set's evaluation keeps its folder's listing, not one entry per image it read; a change to
+    /// an image still re-runs it.
+    @Test func aSetsRecordKeepsItsListingNotEachImageAndStillSeesTheirChanges() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset"
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            set + "/Contents.json": .text(
+                #"{"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"a.png"},{"idiom":"ios-marketing","size":"1024x1024","scale":"1x","filename":"m.png"}]}"#
+            ),
+            set + "/a.png": .png(PNGSpec(width: 120, height: 120)),
+            set + "/m.png": .png(PNGSpec(width: 1024, height: 1024)),
+        ])
+        let engine = tree.engine()
+        let images = engine.store.inputs.filter { if case .file(let p) = $0 { p.hasSuffix(".png") } else { false } }
+        #expect(images.isEmpty, "no per-image entries: \(images)")
+        #expect(!engine.diagnostics.contains { $0.rule == "icon.size-mismatch" })
+        try tree.write([set + "/a.png": .png(PNGSpec(width: 121, height: 120))])
+        engine.apply(changedPaths: [tree.path + "/" + set + "/a.png"])
+        #expect(engine.diagnostics.contains { $0.rule == "icon.size-mismatch" }, "the set's evaluation re-ran")
     }
 }
