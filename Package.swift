@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "CSpawnShim", path: "Sources/CSpawnShim"),
         .target(name: "SystemCalls", dependencies: ["CSpawnShim"]),
         .target(name: "ImageFacts", dependencies: ["CPNGShim", "SystemCalls"]),
-        .target(name: "ProjectModel", dependencies: ["SystemCalls", .product(name: "Yams", package: "Yams")]),
+        // What a finding is (severity, diagnostic, module error): shared by the engine and the protocol.
+        .target(name: "Findings", dependencies: ["SystemCalls"]),
+        .target(name: "ProjectModel", dependencies: ["Findings", "SystemCalls", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "RuleEngine",
             dependencies: ["ImageFacts", "ProjectModel", .product(name: "Yams", package: "Yams")]
@@ -52,7 +54,8 @@ let package = Package(
         // Only the watcher imports libinotifytools; all its calls happen on one thread.
         .target(name: "Watcher", dependencies: ["CInotifyTools", "SystemCalls"]),
         // JSON-RPC messages shared by the daemon's server and the command-line clients.
-        .target(name: "ReswatchProtocol", dependencies: ["RuleEngine"]),
+        // It must not depend on the rule engine: a client (an editor, a status bar) links no libpng.
+        .target(name: "ReswatchProtocol", dependencies: ["Findings", "SystemCalls"]),
         .target(
             name: "Daemon",
             dependencies: [
@@ -108,6 +111,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "ReswatchProtocol", "RuleKinds"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
+        .testTarget(name: "SocketServerTests", dependencies: ["SocketServer", "ReswatchProtocol"]),
+        .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

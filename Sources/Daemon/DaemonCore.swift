@@ -216,6 +216,7 @@ public actor DaemonCore {
         roots[root]?.diagnostics.apply(delta)
         roots[root]?.lastChange = Date()
         broadcast(delta)
+        publishStatus()  // the counts changed
         for d in delta.added { eventLog?.write("diagnostic.added", Self.logFields(d)) }
         for d in delta.removed { eventLog?.write("diagnostic.removed", Self.logFields(d)) }
         if startup.contains(.announced) && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }

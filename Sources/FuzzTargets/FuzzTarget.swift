@@ -110,6 +110,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Keys the methods take, read through the same typed accessors the handlers use.
     static let paramKeys: Set<String> = ["path", "root", "timeout_ms", "min_severity"]
 
+    static func readParams<R: ReswatchRequest>(_ type: R.Type, _ raw: JSONValue?) throws(RPCError) -> R.Params {
+        try ParamReader.read(R.Params.self, from: raw)
+    }
+
     static func rpc(_ data: [UInt8]) -> FuzzOutcome {
         let channel = EmbeddedChannel(handler: ByteToMessageHandler(LineFrameDecoder(limit: 4096)))
         defer { _ = try? channel.finish() }
@@ -128,7 +132,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     outcome = .rejected(e.message)
                 case .success(let request):
                     do throws(RPCError) {
-                        let params = try Params(request.params, allowed: paramKeys)
+                        // Every request's typed params, as the server reads them.
+                        for type in ReswatchRequests.all where type.method == request.method {
+                            _ = try Self.readParams(type, request.params)
+                        }
+                        let params = try ParamReader(request.params, allowed: paramKeys)
                         _ = try params.string("path")
                         _ = try params.int("timeout_ms", range: 1...600_000)
                         _ = try params.severity("min_severity")

@@ -14,10 +14,9 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
 
     public static func parseError(_ detail: String) -> RPCError { RPCError(code: -32700, message: "Parse error: \(detail)") }
     public static func invalidRequest(_ detail: String) -> RPCError { RPCError(code: -32600, message: "Invalid request: \(detail)") }
-    public static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(
-            code: -32601, message: "Method not found: \(method)",
-            data: .object(["methods": .array(RPCMethod.allCases.map { .string($0.rawValue) })]))
+    /// `known`: the methods the server handles, listed in the error's data.
+    public static func methodNotFound(_ method: String, known: [String]) -> RPCError {
+        RPCError(code: -32601, message: "Method not found: \(method)", data: .object(["methods": .array(known.map { .string($0) })]))
     }
     public static func invalidParams(_ detail: String) -> RPCError { RPCError(code: -32602, message: "Invalid params: \(detail)") }
     public static func internalError(_ detail: String) -> RPCError { RPCError(code: -32603, message: "Internal error: \(detail)") }
@@ -32,17 +31,8 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
     public var description: String { "\(message) (\(code))" }
 }
 
-/// The methods of docs/protocol.md.
-public enum RPCMethod: String, Sendable, CaseIterable {
-    case initialize, status, diagnostics, subscribe, unsubscribe, sync, recheck, shutdown
-    case watchAdd = "watch/add"
-    case watchRemove = "watch/remove"
-    case watchList = "watch/list"
-    case rulesList = "rules/list"
-}
-
 /// Notifications the daemon sends to subscribers.
-public enum RPCNotification: String, Sendable {
+public enum RPCNotification: String, Sendable, CaseIterable {
     case diagnosticsChanged = "diagnostics/changed"
     case statusChanged = "status/changed"
     case resync

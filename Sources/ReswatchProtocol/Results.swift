@@ -1,4 +1,4 @@
-import RuleEngine
+import Findings
 
 /// `initialize` → server, protocol version and capabilities.
 public struct InitializeResult: Codable, Sendable {
@@ -10,13 +10,11 @@ public struct InitializeResult: Codable, Sendable {
     public let `protocol`: Int
     public let capabilities: [String]
 
-    public init(version: String) {
+    /// `methods`: those the server has a handler for; the notifications it sends are added.
+    public init(version: String, methods: [String]) {
         server = Server(name: "reswatch", version: version)
         `protocol` = 1
-        capabilities =
-            RPCMethod.allCases.map(\.rawValue) + [
-                "notifications:diagnostics/changed", "notifications:status/changed", "notifications:resync",
-            ]
+        capabilities = methods + RPCNotification.allCases.map { "notifications:\($0.rawValue)" }
     }
 }
 

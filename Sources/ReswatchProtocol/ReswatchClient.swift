@@ -118,10 +118,31 @@ public final class ReswatchClient {
         return value
     }
 
-    /// Calls a method and waits for its response; notifications that arrive meanwhile are kept.
+    /// Calls a request of the protocol with its typed params and decodes its typed response.
+    public func call<R: ReswatchRequest>(_ request: R.Type, _ params: R.Params, timeoutMilliseconds: Int = 30_000) throws(ClientError)
+        -> R.Response
+    {
+        let result = try call(R.method, encoding: params, timeoutMilliseconds: timeoutMilliseconds)
+        do { return try result.decode(R.Response.self) } catch {
+            throw .io("the daemon's reply to \(R.method) does not have the documented shape (\(error))")
+        }
+    }
+
+    /// The same, for a request that takes no params.
+    public func call<R: ReswatchRequest>(_ request: R.Type, timeoutMilliseconds: Int = 30_000) throws(ClientError) -> R.Response
+    where R.Params == NoParams {
+        try call(request, NoParams(), timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Calls a method by name with raw params (tests use it for methods and params the protocol
+    /// does not define); notifications that arrive meanwhile are kept.
     public func call(_ method: String, _ params: JSONValue = .object([:]), timeoutMilliseconds: Int = 30_000) throws(ClientError)
         -> JSONValue
     {
+        try call(method, encoding: params, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    func call(_ method: String, encoding params: some Encodable, timeoutMilliseconds: Int) throws(ClientError) -> JSONValue {
         let id = nextID
         nextID += 1
         try send(raw: RPCEncoder.request(id: id, method: method, params: params))

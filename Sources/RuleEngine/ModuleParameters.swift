@@ -1,20 +1,5 @@
 import Yams
 
-/// A problem in a rule module, with its file and line.
-public struct ModuleError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var message: String
-
-    public init(file: String, line: Int?, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
-}
-
 /// Typed access to a module entry's parameters, with file:line in every error.
 public struct ModuleParameters: @unchecked Sendable {
     // Yams.Node is a value type without Sendable conformance; it is never mutated here.

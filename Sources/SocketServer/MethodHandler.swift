@@ -2,16 +2,21 @@ import Daemon
 import ReswatchProtocol
 import RuleEngine
 
-/// One JSON-RPC method: names its method once and returns its result type (sourcekit-lsp style).
+/// The server's side of one request of the protocol: typed params in, typed response out. The
+/// method name, params and response type come from the request (ReswatchProtocol/Requests.swift).
 protocol MethodHandler: Sendable {
-    static var method: RPCMethod { get }
-    /// The params keys it accepts (anything else is an "Invalid params" error).
-    static var allowed: Set<String> { get }
-    func handle(_ params: Params, _ connection: ConnectionContext) async throws(RPCError) -> any Encodable & Sendable
+    associatedtype Request: ReswatchRequest
+    func handle(_ params: Request.Params, _ connection: ConnectionContext) async throws(RPCError) -> Request.Response
 }
 
 extension MethodHandler {
-    static var allowed: Set<String> { [] }
+    static var method: String { Request.method }
+
+    /// Reads the raw params, handles them and encodes the reply line.
+    func reply(id: JSONValue, params: JSONValue?, _ connection: ConnectionContext) async throws(RPCError) -> [UInt8] {
+        let typed = try ParamReader.read(Request.Params.self, from: params)
+        return RPCEncoder.response(id: id, result: try await handle(typed, connection))
+    }
 }
 
 /// The dispatch table: one handler per file in Methods/.
@@ -20,49 +25,7 @@ enum MethodTable {
         InitializeMethod(), StatusMethod(), DiagnosticsMethod(), SubscribeMethod(), UnsubscribeMethod(), SyncMethod(),
         WatchAddMethod(), WatchRemoveMethod(), WatchListMethod(), RecheckMethod(), RulesListMethod(), ShutdownMethod(),
     ]
-    static let byName: [String: any MethodHandler] = Dictionary(uniqueKeysWithValues: handlers.map { (type(of: $0).method.rawValue, $0) })
-}
-
-/// Typed access to a request's params, rejecting unknown keys. Public for the fuzz targets.
-public struct Params: Sendable {
-    let object: [String: JSONValue]
-
-    public init(_ value: JSONValue?, allowed: Set<String>) throws(RPCError) {
-        switch value {
-        case nil, .null?: object = [:]
-        case .object(let o)?: object = o
-        case .array(let a)? where a.isEmpty: object = [:]
-        default: throw .invalidParams("params must be an object")
-        }
-        for key in object.keys where !allowed.contains(key) {
-            throw .invalidParams(
-                "unknown parameter '\(key)'"
-                    + (allowed.isEmpty ? " (this method takes none)" : " (known: \(allowed.sorted().joined(separator: ", ")))"))
-        }
-    }
-
-    public func string(_ key: String) throws(RPCError) -> String? {
-        guard let v = object[key], v != .null else { return nil }
-        guard case .string(let s) = v else { throw .invalidParams("\(key) must be a string") }
-        return s
-    }
-
-    public func requiredString(_ key: String) throws(RPCError) -> String {
-        guard let s = try string(key), !s.isEmpty else { throw .invalidParams("\(key) is required") }
-        return s
-    }
-
-    public func int(_ key: String, range: ClosedRange<Int>) throws(RPCError) -> Int? {
-        guard let v = object[key], v != .null else { return nil }
-        guard let i = v.int, range.contains(i) else {
-            throw .invalidParams("\(key) must be a whole number in \(range.lowerBound)…\(range.upperBound)")
-        }
-        return i
-    }
-
-    public func severity(_ key: String) throws(RPCError) -> Severity? {
-        guard let s = try string(key) else { return nil }
-        guard let v = Severity(rawValue: s) else { throw .invalidParams("\(key) must be info, warning or error") }
-        return v
-    }
+    static let byName: [String: any MethodHandler] = Dictionary(uniqueKeysWithValues: handlers.map { (type(of: $0).method, $0) })
+    /// The methods served, in table order: `initialize`'s capabilities and "Method not found"'s list.
+    static let methods: [String] = handlers.map { type(of: $0).method }
 }

@@ -138,21 +138,21 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
 
     func dispatch(_ request: RPCRequest, channel: any Channel) {
         guard let handler = MethodTable.byName[request.method] else {
-            if request.id != nil { write(RPCEncoder.error(id: request.id ?? .null, .methodNotFound(request.method)), to: channel) }
+            if request.id != nil {
+                write(RPCEncoder.error(id: request.id ?? .null, .methodNotFound(request.method, known: MethodTable.methods)), to: channel)
+            }
             return
         }
         guard let connection else { return }
         inFlight += 1
         let id = request.id
         let params = request.params
-        let isSubscribe = request.method == RPCMethod.subscribe.rawValue
+        let isSubscribe = request.method == SubscribeRequest.method
         let loop = channel.eventLoop
         Task {
             let reply: [UInt8]
             do throws(RPCError) {
-                let typed = try Params(params, allowed: type(of: handler).allowed)
-                let result = try await handler.handle(typed, connection)
-                reply = RPCEncoder.response(id: id ?? .null, result: result)
+                reply = try await handler.reply(id: id ?? .null, params: params, connection)
             } catch {
                 reply = RPCEncoder.error(id: id ?? .null, error)
             }

@@ -13,10 +13,10 @@ struct ClientOptions: ParsableArguments {
     var path: String { socket.map(FileSystem.absolutePath) ?? SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment) }
 
     /// Connects and calls; prints a clear message and exits 2 when no daemon answers.
-    func call(_ method: RPCMethod, _ params: JSONValue = .object([:]), timeoutMilliseconds: Int = 60_000) throws -> JSONValue {
+    func call<R: ReswatchRequest>(_ request: R.Type, _ params: R.Params, timeoutMilliseconds: Int = 60_000) throws -> R.Response {
         do {
             let client = try ReswatchClient(path: path)
-            return try client.call(method.rawValue, params, timeoutMilliseconds: timeoutMilliseconds)
+            return try client.call(request, params, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
             throw ExitCode(2)
@@ -24,7 +24,7 @@ struct ClientOptions: ParsableArguments {
     }
 }
 
-func printJSON(_ value: JSONValue) {
+func printJSON(_ value: some Encodable) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
@@ -36,8 +36,8 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
     func run() throws {
-        let result = try client.call(.status)
-        guard format == .text, let status = try? result.decode(StatusResult.self) else { return printJSON(result) }
+        let status = try client.call(StatusRequest.self, NoParams())
+        guard format == .text else { return printJSON(status) }
         print(
             "reswatch daemon: generation \(status.generation), up \(Int(exactly: status.uptimeSeconds.rounded(.down)) ?? 0) s, \(status.watches) watches, settle \(status.settleMilliseconds) ms"
         )
@@ -61,12 +61,10 @@ struct DiagnosticsCommand: ParsableCommand {
     @Argument(help: "Only diagnostics under this path (absolute, or relative to the current directory).") var path: String?
 
     func run() throws {
-        var params: [String: JSONValue] = ["min_severity": .string(minSeverity.rawValue)]
-        if let path { params["path"] = .string(FileSystem.absolutePath(path)) }
-        let result = try client.call(.diagnostics, .object(params))
-        let snapshot = try result.decode(DiagnosticsSnapshot.self)
+        let params = DiagnosticsParams(path: path.map(FileSystem.absolutePath), minimumSeverity: minSeverity)
+        let snapshot = try client.call(DiagnosticsRequest.self, params)
         switch format {
-        case .json: printJSON(result)
+        case .json: printJSON(snapshot)
         case .text:
             let report = TextReport(color: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
             for d in snapshot.diagnostics { print(report.line(d)) }
@@ -85,7 +83,7 @@ struct SubscribeCommand: ParsableCommand {
     func run() throws {
         do {
             let connection = try ReswatchClient(path: client.path)
-            let snapshot = try connection.call(RPCMethod.subscribe.rawValue, .object(["min_severity": .string(minSeverity.rawValue)]))
+            let snapshot = try connection.call(SubscribeRequest.method, .object(["min_severity": .string(minSeverity.rawValue)]))
             emit(.object(["jsonrpc": .string("2.0"), "method": .string("snapshot"), "params": snapshot]))
             for n in connection.drainNotifications() { emit(n) }
             while true {
@@ -116,8 +114,8 @@ struct SyncCommand: ParsableCommand {
     @Option(name: .customLong("timeout-ms"), help: "Give up after this many milliseconds (default 10000).") var timeoutMs = 10_000
 
     func run() throws {
-        let result = try client.call(.sync, .object(["timeout_ms": .number(Double(timeoutMs))]), timeoutMilliseconds: timeoutMs + 5000)
-        print("generation \(result["generation"]?.int ?? -1)")
+        let result = try client.call(SyncRequest.self, SyncParams(timeoutMilliseconds: timeoutMs), timeoutMilliseconds: timeoutMs + 5000)
+        print("generation \(result.generation)")
     }
 }
 
@@ -129,23 +127,23 @@ struct WatchCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Watches a directory (returns after its initial scan).")
         @OptionGroup var client: ClientOptions
         @Argument var path: String
-        func run() throws { printRoots(try client.call(.watchAdd, .object(["path": .string(FileSystem.absolutePath(path))]))) }
+        func run() throws { printRoots(try client.call(WatchAddRequest.self, PathParams(path: FileSystem.absolutePath(path)))) }
     }
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stops watching a directory.")
         @OptionGroup var client: ClientOptions
         @Argument var path: String
-        func run() throws { printRoots(try client.call(.watchRemove, .object(["path": .string(FileSystem.absolutePath(path))]))) }
+        func run() throws { printRoots(try client.call(WatchRemoveRequest.self, PathParams(path: FileSystem.absolutePath(path)))) }
     }
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Lists watched directories.")
         @OptionGroup var client: ClientOptions
-        func run() throws { printRoots(try client.call(.watchList)) }
+        func run() throws { printRoots(try client.call(WatchListRequest.self, NoParams())) }
     }
 }
 
-func printRoots(_ result: JSONValue) {
-    for r in result["roots"]?.array ?? [] { print(r.string ?? "") }
+func printRoots(_ result: WatchListResult) {
+    for r in result.roots { print(r) }
 }
 
 struct RecheckCommand: ParsableCommand {
@@ -153,8 +151,7 @@ struct RecheckCommand: ParsableCommand {
     @OptionGroup var client: ClientOptions
     @Argument var root: String?
     func run() throws {
-        let params: JSONValue = root.map { .object(["root": .string(FileSystem.absolutePath($0))]) } ?? .object([:])
-        print("generation \(try client.call(.recheck, params)["generation"]?.int ?? -1)")
+        print("generation \(try client.call(RecheckRequest.self, RootParams(root: root.map(FileSystem.absolutePath))).generation)")
     }
 }
 
@@ -162,7 +159,7 @@ struct ShutdownCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "shutdown", abstract: "Stops the daemon gracefully.")
     @OptionGroup var client: ClientOptions
     func run() throws {
-        _ = try client.call(.shutdown)
+        _ = try client.call(ShutdownRequest.self, NoParams())
         print("reswatch daemon is shutting down")
     }
 }

@@ -36,7 +36,8 @@ import Testing
         let initialize = try c.call("initialize")
         #expect(initialize["server"]?["name"]?.string == "reswatch" && initialize["protocol"]?.int == 1)
         let capabilities = Set(initialize["capabilities"]?.array?.compactMap(\.string) ?? [])
-        #expect(capabilities.isSuperset(of: RPCMethod.allCases.map(\.rawValue)))
+        #expect(capabilities.isSuperset(of: ReswatchRequests.all.map { $0.method }))
+        #expect(capabilities.contains("notifications:status/changed"))
 
         let status = try c.call("status")
         let root = try #require(status["roots"]?.array?.first)

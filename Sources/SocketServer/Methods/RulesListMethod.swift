@@ -1,9 +1,8 @@
 import ReswatchProtocol
 
-/// `rules/list` → every rule id in force, and module load errors.
 struct RulesListMethod: MethodHandler {
-    static let method = RPCMethod.rulesList
-    func handle(_ params: Params, _ connection: ConnectionContext) async throws(RPCError) -> any Encodable & Sendable {
+    typealias Request = RulesListRequest
+    func handle(_ params: RulesListRequest.Params, _ connection: ConnectionContext) async throws(RPCError) -> RulesListRequest.Response {
         await connection.core.rulesList()
     }
 }

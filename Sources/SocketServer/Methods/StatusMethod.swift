@@ -1,9 +1,8 @@
 import ReswatchProtocol
 
-/// `status` → roots with state and counts, generation, uptime, rule-module errors.
 struct StatusMethod: MethodHandler {
-    static let method = RPCMethod.status
-    func handle(_ params: Params, _ connection: ConnectionContext) async throws(RPCError) -> any Encodable & Sendable {
+    typealias Request = StatusRequest
+    func handle(_ params: StatusRequest.Params, _ connection: ConnectionContext) async throws(RPCError) -> StatusRequest.Response {
         await connection.core.status()
     }
 }

@@ -1,11 +1,9 @@
 import ReswatchProtocol
 
-/// `subscribe {min_severity?}` → snapshot; then `diagnostics/changed` and `status/changed`.
 struct SubscribeMethod: MethodHandler {
-    static let method = RPCMethod.subscribe
-    static let allowed: Set<String> = ["min_severity"]
-    func handle(_ params: Params, _ connection: ConnectionContext) async throws(RPCError) -> any Encodable & Sendable {
-        let minimum = try params.severity("min_severity") ?? .info
+    typealias Request = SubscribeRequest
+    func handle(_ params: SubscribeRequest.Params, _ connection: ConnectionContext) async throws(RPCError) -> SubscribeRequest.Response {
+        let minimum = params.minimumSeverity ?? .info
         if let old = connection.sink.subscribe(nil) { _ = await connection.core.unsubscribe(old) }
         connection.sink.hold()
         let (id, snapshot) = await connection.core.subscribe(minimumSeverity: minimum, sink: connection.sink)

@@ -1,9 +1,9 @@
 import ReswatchProtocol
 
-/// `unsubscribe` → `{}`; no more notifications on this connection.
 struct UnsubscribeMethod: MethodHandler {
-    static let method = RPCMethod.unsubscribe
-    func handle(_ params: Params, _ connection: ConnectionContext) async throws(RPCError) -> any Encodable & Sendable {
+    typealias Request = UnsubscribeRequest
+    func handle(_ params: UnsubscribeRequest.Params, _ connection: ConnectionContext) async throws(RPCError) -> UnsubscribeRequest.Response
+    {
         guard let id = connection.sink.subscribe(nil) else {
             throw .invalidRequest("this connection is not subscribed")
         }

@@ -1,9 +1,8 @@
 import ReswatchProtocol
 
-/// `watch/list` → `{roots}`.
 struct WatchListMethod: MethodHandler {
-    static let method = RPCMethod.watchList
-    func handle(_ params: Params, _ connection: ConnectionContext) async throws(RPCError) -> any Encodable & Sendable {
+    typealias Request = WatchListRequest
+    func handle(_ params: WatchListRequest.Params, _ connection: ConnectionContext) async throws(RPCError) -> WatchListRequest.Response {
         WatchListResult(roots: await connection.core.rootPaths)
     }
 }

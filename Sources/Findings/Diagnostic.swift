@@ -1,6 +1,4 @@
-@_exported import ImageFacts
-@_exported import ProjectModel
-@_exported import SystemCalls
+import SystemCalls
 
 /// One finding, shaped as in rules.md ("Output shape of one diagnostic").
 public struct Diagnostic: Sendable, Hashable, Codable {

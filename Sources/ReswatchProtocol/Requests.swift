@@ -1,0 +1,177 @@
+import Findings
+
+/// One request of the daemon's protocol (docs/protocol.md): its method name declared once, its
+/// typed params and its response type. The server's handlers and `ReswatchClient` use the same
+/// types, so a client cannot send a method or read a result the server does not define.
+public protocol ReswatchRequest: Sendable {
+    associatedtype Params: RequestParams
+    associatedtype Response: Codable & Sendable
+    static var method: String { get }
+}
+
+/// A request's params: encoded by the client, read by the server with a precise error for
+/// every wrong key or value.
+public protocol RequestParams: Encodable, Sendable {
+    /// The keys it accepts: anything else is an "Invalid params" error naming them.
+    static var keys: Set<String> { get }
+    init(reading params: ParamReader) throws(RPCError)
+}
+
+/// Every request the protocol declares. The server's handler table must cover exactly these
+/// (`MethodTableTests`), and `initialize`'s capabilities are derived from that table.
+public enum ReswatchRequests {
+    public static let all: [any ReswatchRequest.Type] = [
+        InitializeRequest.self, StatusRequest.self, DiagnosticsRequest.self, SubscribeRequest.self, UnsubscribeRequest.self,
+        SyncRequest.self, RecheckRequest.self, ShutdownRequest.self, WatchAddRequest.self, WatchRemoveRequest.self,
+        WatchListRequest.self, RulesListRequest.self,
+    ]
+}
+
+// MARK: - the requests
+
+/// `initialize` → server, protocol version and capabilities.
+public enum InitializeRequest: ReswatchRequest {
+    public static let method = "initialize"
+    public typealias Params = NoParams
+    public typealias Response = InitializeResult
+}
+
+/// `status` → roots with state and counts, generation, uptime, rule-module errors.
+public enum StatusRequest: ReswatchRequest {
+    public static let method = "status"
+    public typealias Params = NoParams
+    public typealias Response = StatusResult
+}
+
+/// `diagnostics {root?, path?, min_severity?}` → `{generation, diagnostics}`.
+public enum DiagnosticsRequest: ReswatchRequest {
+    public static let method = "diagnostics"
+    public typealias Params = DiagnosticsParams
+    public typealias Response = DiagnosticsSnapshot
+}
+
+/// `subscribe {min_severity?}` → snapshot; then `diagnostics/changed` and `status/changed`.
+public enum SubscribeRequest: ReswatchRequest {
+    public static let method = "subscribe"
+    public typealias Params = SeverityParams
+    public typealias Response = DiagnosticsSnapshot
+}
+
+/// `unsubscribe` → `{}`; no more notifications on this connection.
+public enum UnsubscribeRequest: ReswatchRequest {
+    public static let method = "unsubscribe"
+    public typealias Params = NoParams
+    public typealias Response = EmptyResult
+}
+
+/// `sync {timeout_ms?}` → `{generation}` once every change made before the call is processed.
+public enum SyncRequest: ReswatchRequest {
+    public static let method = "sync"
+    public typealias Params = SyncParams
+    public typealias Response = GenerationResult
+}
+
+/// `recheck {root?}` → `{generation}` after re-reading everything from disk.
+public enum RecheckRequest: ReswatchRequest {
+    public static let method = "recheck"
+    public typealias Params = RootParams
+    public typealias Response = GenerationResult
+}
+
+/// `shutdown` → `{}`, then a graceful shutdown (as SIGTERM).
+public enum ShutdownRequest: ReswatchRequest {
+    public static let method = "shutdown"
+    public typealias Params = NoParams
+    public typealias Response = EmptyResult
+}
+
+/// `watch/add {path}` → `{roots}` after the initial scan of the new root.
+public enum WatchAddRequest: ReswatchRequest {
+    public static let method = "watch/add"
+    public typealias Params = PathParams
+    public typealias Response = WatchListResult
+}
+
+/// `watch/remove {path}` → `{roots}`; its diagnostics are removed (and notified).
+public enum WatchRemoveRequest: ReswatchRequest {
+    public static let method = "watch/remove"
+    public typealias Params = PathParams
+    public typealias Response = WatchListResult
+}
+
+/// `watch/list` → `{roots}`.
+public enum WatchListRequest: ReswatchRequest {
+    public static let method = "watch/list"
+    public typealias Params = NoParams
+    public typealias Response = WatchListResult
+}
+
+/// `rules/list` → every rule id in force, and module load errors.
+public enum RulesListRequest: ReswatchRequest {
+    public static let method = "rules/list"
+    public typealias Params = NoParams
+    public typealias Response = RulesListResult
+}
+
+// MARK: - params
+
+/// No params (`{}`, `[]` or none).
+public struct NoParams: RequestParams {
+    public static let keys: Set<String> = []
+    public init() {}
+    public init(reading params: ParamReader) {}
+}
+
+public struct DiagnosticsParams: RequestParams {
+    public static let keys: Set<String> = ["root", "path", "min_severity"]
+    public var root: String?
+    public var path: String?
+    public var minimumSeverity: Severity?
+    enum CodingKeys: String, CodingKey {
+        case root, path
+        case minimumSeverity = "min_severity"
+    }
+    public init(root: String? = nil, path: String? = nil, minimumSeverity: Severity? = nil) {
+        self.root = root
+        self.path = path
+        self.minimumSeverity = minimumSeverity
+    }
+    public init(reading params: ParamReader) throws(RPCError) {
+        root = try params.string("root")
+        path = try params.string("path")
+        minimumSeverity = try params.severity("min_severity")
+    }
+}
+
+public struct SeverityParams: RequestParams {
+    public static let keys: Set<String> = ["min_severity"]
+    public var minimumSeverity: Severity?
+    enum CodingKeys: String, CodingKey { case minimumSeverity = "min_severity" }
+    public init(minimumSeverity: Severity? = nil) { self.minimumSeverity = minimumSeverity }
+    public init(reading params: ParamReader) throws(RPCError) { minimumSeverity = try params.severity("min_severity") }
+}
+
+public struct SyncParams: RequestParams {
+    public static let keys: Set<String> = ["timeout_ms"]
+    public static let timeoutRange = 1...600_000
+    public var timeoutMilliseconds: Int?
+    enum CodingKeys: String, CodingKey { case timeoutMilliseconds = "timeout_ms" }
+    public init(timeoutMilliseconds: Int? = nil) { self.timeoutMilliseconds = timeoutMilliseconds }
+    public init(reading params: ParamReader) throws(RPCError) {
+        timeoutMilliseconds = try params.int("timeout_ms", range: Self.timeoutRange)
+    }
+}
+
+public struct RootParams: RequestParams {
+    public static let keys: Set<String> = ["root"]
+    public var root: String?
+    public init(root: String? = nil) { self.root = root }
+    public init(reading params: ParamReader) throws(RPCError) { root = try params.string("root") }
+}
+
+public struct PathParams: RequestParams {
+    public static let keys: Set<String> = ["path"]
+    public var path: String
+    public init(path: String) { self.path = path }
+    public init(reading params: ParamReader) throws(RPCError) { path = try params.requiredString("path") }
+}

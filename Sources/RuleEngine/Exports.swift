@@ -1,0 +1,4 @@
+@_exported import Findings
+@_exported import ImageFacts
+@_exported import ProjectModel
+@_exported import SystemCalls
