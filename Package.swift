@@ -56,6 +56,8 @@ let package = Package(
         // JSON-RPC messages shared by the daemon's server and the command-line clients.
         // It must not depend on the rule engine: a client (an editor, a status bar) links no libpng.
         .target(name: "ReswatchProtocol", dependencies: ["Findings", "SystemCalls"]),
+        // What a status bar shows (waybar, i3bar, polybar, tmux, templates) and `status --follow`.
+        .target(name: "StatusBar", dependencies: ["ReswatchProtocol", "SystemCalls"]),
         .target(
             name: "Daemon",
             dependencies: [
@@ -78,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "reswatch",
             dependencies: [
-                "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol",
+                "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol", "StatusBar",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,6 +115,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
         .testTarget(name: "SocketServerTests", dependencies: ["SocketServer", "ReswatchProtocol"]),
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol"]),
+        .testTarget(name: "StatusBarTests", dependencies: ["StatusBar", "ReswatchProtocol"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

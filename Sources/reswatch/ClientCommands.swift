@@ -30,28 +30,6 @@ func printJSON(_ value: some Encodable) {
     print(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
 }
 
-struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Shows the daemon's roots, their state and counts.")
-    @OptionGroup var client: ClientOptions
-    @Option(help: "Output format: text or json.") var format: OutputFormat = .text
-
-    func run() throws {
-        let status = try client.call(StatusRequest.self, NoParams())
-        guard format == .text else { return printJSON(status) }
-        print(
-            "reswatch daemon: generation \(status.generation), up \(Int(exactly: status.uptimeSeconds.rounded(.down)) ?? 0) s, \(status.watches) watches, settle \(status.settleMilliseconds) ms"
-        )
-        if status.roots.isEmpty { print("  no roots watched (add one with 'reswatch watch add DIR')") }
-        for r in status.roots {
-            print(
-                "  \(r.path): \(r.state.rawValue), \(r.files) files, \(r.projects) project\(r.projects == 1 ? "" : "s"): \(r.errors) errors, \(r.warnings) warnings, \(r.infos) info"
-                    + (r.recrawls > 0 ? ", \(r.recrawls) recrawls" : "") + (r.lastChange.map { ", last change \($0)" } ?? ""))
-            if let reason = r.reason { print("    \(reason)") }
-        }
-        for e in status.ruleErrors { print("  rule module error: \(e)") }
-    }
-}
-
 struct DiagnosticsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diagnostics", abstract: "Prints the daemon's current diagnostics (exit 1 when any is an error).")

@@ -11,10 +11,13 @@ public final class DaemonHarness {
     /// Starts the daemon and waits until its socket answers `status` with every root ready.
     /// `launcher`: a command that runs the daemon (e.g. setpriv to drop to another user).
     public init(
-        roots: [String], arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true, launcher: [String] = []
+        roots: [String], arguments: [String] = [], environment: [String: String] = [:], waitReady: Bool = true, launcher: [String] = [],
+        socket chosen: String? = nil
     ) throws {
         dir = try ExampleRunnerTemp.make()
-        if launcher.isEmpty {
+        if let chosen {
+            socket = chosen
+        } else if launcher.isEmpty {
             socket = dir + "/s.sock"
         } else {
             // A launcher that drops to nobody (setpriv): the socket's folder is the daemon's own,

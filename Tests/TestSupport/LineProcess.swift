@@ -1,0 +1,62 @@
+import Foundation
+
+/// A running command whose output is read line by line as it comes (for `--follow` modes and
+/// servers over stdio): each read waits at most its timeout.
+public final class LineProcess {
+    public let process = Process()
+    let output = Pipe()
+    public let input = Pipe()
+    var buffer: [UInt8] = []
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    /// SIGTERM, then SIGKILL if it has not exited within 5 s.
+    public func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// The next line without its newline; nil when none came within the timeout or output ended.
+    public func nextLine(timeoutSeconds: Double = 20) -> String? {
+        let fd = output.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(min(remaining, 1) * 1000)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return nil }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// Reads lines until one satisfies `match`; returns it (nil on timeout).
+    public func line(where match: (String) -> Bool, timeoutSeconds: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while let line = nextLine(timeoutSeconds: max(deadline.timeIntervalSinceNow, 0.01)) {
+            if match(line) { return line }
+        }
+        return nil
+    }
+}
