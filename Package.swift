@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.24.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
@@ -56,6 +57,16 @@ let package = Package(
         // JSON-RPC messages shared by the daemon's server and the command-line clients.
         // It must not depend on the rule engine: a client (an editor, a status bar) links no libpng.
         .target(name: "ReswatchProtocol", dependencies: ["Findings", "SystemCalls"]),
+        // `reswatch lsp`: LSP over stdio (NIOExtras' Content-Length framing), fed by the daemon.
+        .target(
+            name: "LanguageServer",
+            dependencies: [
+                "ReswatchProtocol", "Reporting", "ImageFacts", "ProjectModel", "SystemCalls",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ]
+        ),
         // What a status bar shows (waybar, i3bar, polybar, tmux, templates) and `status --follow`.
         .target(name: "StatusBar", dependencies: ["ReswatchProtocol", "SystemCalls"]),
         .target(
@@ -80,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "reswatch",
             dependencies: [
-                "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol", "StatusBar",
+                "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol", "StatusBar", "LanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -115,6 +126,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
         .testTarget(name: "SocketServerTests", dependencies: ["SocketServer", "ReswatchProtocol"]),
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "ReswatchProtocol", "TestSupport"]),
         .testTarget(name: "StatusBarTests", dependencies: ["StatusBar", "ReswatchProtocol"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),
     ],

@@ -92,7 +92,7 @@ public enum RPCEncoder {
         let params: P
     }
 
-    static func line<T: Encodable>(_ value: T) -> [UInt8] {
+    public static func line<T: Encodable>(_ value: T) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var bytes = Array((try? encoder.encode(value)) ?? Data("{}".utf8))

@@ -89,17 +89,10 @@ struct DaemonCommand: AsyncParsableCommand {
             }
         }
         let notifier = SystemdNotifier()
-        let core = DaemonCore(
-            configuration: configuration, version: ReswatchVersion.string, logger: logger, eventLog: eventLog, notifier: notifier)
-        let server = SocketServerService(
-            core: core, path: configuration.socketPath, logger: logger,
-            limits: ClientLimits(
-                maxClients: configuration.maxClients, queueBytes: configuration.subscriberQueueBytes,
-                idleTimeoutSeconds: configuration.clientIdleTimeoutSeconds))
+        let (core, services) = Self.coreServices(configuration: configuration, logger: logger, eventLog: eventLog, notifier: notifier)
         let group = ServiceGroup(
-            services: [
-                CoreService(core: core), server, SignalService(core: core, eventLog: eventLog, logger: logger),
-                SystemdService(core: core, notifier: notifier),
+            services: services + [
+                SignalService(core: core, eventLog: eventLog, logger: logger), SystemdService(core: core, notifier: notifier),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "reswatch.lifecycle") { ConsoleLogHandler(label: $0, level: .warning) })
@@ -108,5 +101,19 @@ struct DaemonCommand: AsyncParsableCommand {
             "reswatch \(ReswatchVersion.string): socket \(configuration.socketPath); query it with 'reswatch status' (RESWATCH_SOCKET=\(configuration.socketPath) when not the default)"
         )
         try await group.run()
+    }
+
+    /// The core and its socket server: the daemon's own services, shared with `lsp --no-daemon`.
+    static func coreServices(configuration: DaemonConfiguration, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier) -> (
+        DaemonCore, [any Service]
+    ) {
+        let core = DaemonCore(
+            configuration: configuration, version: ReswatchVersion.string, logger: logger, eventLog: eventLog, notifier: notifier)
+        let server = SocketServerService(
+            core: core, path: configuration.socketPath, logger: logger,
+            limits: ClientLimits(
+                maxClients: configuration.maxClients, queueBytes: configuration.subscriberQueueBytes,
+                idleTimeoutSeconds: configuration.clientIdleTimeoutSeconds))
+        return (core, [CoreService(core: core), server])
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import ReswatchProtocol
+import SystemCalls
+
+/// What the daemon connection tells the language server, in order.
+enum DaemonEvent: Sendable {
+    /// Connected and subscribed: the full set of findings.
+    case snapshot([Diagnostic])
+    case changed(added: [Diagnostic], removed: [Diagnostic])
+    /// A message for the user (window/showMessage): type 1 error, 2 warning, 3 info.
+    case message(type: Int, text: String)
+    /// The connection ended: findings can no longer be kept current.
+    case lost(String)
+}
+
+/// The language server's connection to a daemon: on its own thread (the client blocks), it adds
+/// the workspace folders as roots, subscribes, and hands every notification on in order.
+final class DaemonLink: @unchecked Sendable {
+    let socket: String
+    let events: AsyncStream<DaemonEvent>
+    private let continuation: AsyncStream<DaemonEvent>.Continuation
+    // Guarded by `lock`: folders to add, set from the server's actor, read on the link's thread.
+    private let lock = NSLock()
+    private var pendingFolders: [String] = []
+
+    init(socket: String) {
+        self.socket = socket
+        (events, continuation) = AsyncStream.makeStream(of: DaemonEvent.self)
+    }
+
+    /// Folders to watch (roots the daemon does not cover yet are added).
+    func watch(_ folders: [String]) {
+        lock.withLock { pendingFolders += folders }
+    }
+
+    /// Connects (the daemon must answer), adds the folders, subscribes; then reads notifications
+    /// until the connection ends.
+    func start(folders: [String]) {
+        let thread = Thread { [self] in run(folders: folders) }
+        thread.name = "rw-lsp-daemon"
+        thread.start()
+    }
+
+    /// Reconnects every 2 s after the connection is lost (a restarted daemon is picked up).
+    private func run(folders: [String]) {
+        while true {
+            connectAndRead(folders: folders)
+            Thread.sleep(forTimeInterval: 2)
+        }
+    }
+
+    private func connectAndRead(folders: [String]) {
+        do throws(ClientError) {
+            let client = try ReswatchClient(path: socket)
+            let adder = try ReswatchClient(path: socket)  // watch/add waits for a scan: not on the reading connection
+            let snapshot = try client.call(SubscribeRequest.self, SeverityParams(minimumSeverity: .info))
+            continuation.yield(.snapshot(snapshot.diagnostics))
+            add(folders, with: adder)
+            while true {
+                let more = lock.withLock { () -> [String] in
+                    defer { pendingFolders = [] }
+                    return pendingFolders
+                }
+                if !more.isEmpty { add(more, with: adder) }
+                for message in client.drainNotifications() { forward(message) }
+                guard let message = try client.readMessage(timeoutMilliseconds: 500) else { continue }
+                forward(message)
+            }
+        } catch {
+            continuation.yield(.lost(error.description))
+        }
+    }
+
+    private func add(_ folders: [String], with client: ReswatchClient) {
+        let watched = (try? client.call(WatchListRequest.self).roots) ?? []
+        for folder in folders {
+            if watched.contains(where: { folder == $0 || folder.hasPrefix($0 == "/" ? "/" : $0 + "/") }) { continue }
+            do {
+                _ = try client.call(WatchAddRequest.self, PathParams(path: folder), timeoutMilliseconds: 600_000)
+            } catch {
+                continuation.yield(.message(type: 1, text: "reswatch cannot watch \(folder): \(error). Its files are not checked."))
+            }
+        }
+    }
+
+    private func forward(_ message: JSONValue) {
+        switch message["method"]?.string {
+        case RPCNotification.diagnosticsChanged.rawValue?:
+            if let change = try? message["params"]?.decode(DiagnosticsChange.self) {
+                continuation.yield(.changed(added: change.added, removed: change.removed))
+            }
+        case RPCNotification.resync.rawValue?:
+            if let snapshot = try? message["params"]?.decode(DiagnosticsSnapshot.self) {
+                continuation.yield(.snapshot(snapshot.diagnostics))
+            }
+        default: break
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import ReswatchProtocol
+import RuleEngine
+import TestSupport
+import Testing
+
+/// The real `reswatch lsp` driven by a scripted client: diagnostics for every file of two
+/// folders, cleared when fixed; framing errors; the shutdown/exit handshake.
+@Suite(.serialized) struct LSPProtocolTests {
+    static let set = "App/Assets.xcassets/AppIcon.appiconset"
+
+    static func project(width: Int = 1000) throws -> TempTree {
+        try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            set + "/Contents.json": .text(
+                "{\n  \"images\" : [\n    {\n      \"filename\" : \"icon.png\",\n      \"idiom\" : \"universal\",\n      \"platform\" : \"ios\",\n      \"size\" : \"1024x1024\"\n    }\n  ]\n}\n"
+            ),
+            set + "/icon.png": .png(PNGSpec(width: width, height: 1024)),
+        ])
+    }
+
+    static func isPublish(_ m: JSONValue, _ path: String) -> Bool {
+        m["method"]?.string == "textDocument/publishDiagnostics" && m["params"]?["uri"]?.string == "file://" + path
+    }
+
+    @Test func twoFoldersThenAFixClearsTheFile() throws {
+        let a = try Self.project()
+        let b = try Self.project()
+        let daemon = try DaemonHarness(roots: [])
+        let lsp = try LSPClient(arguments: ["--socket", daemon.socket, "--no-start-daemon"])
+        let reply = try #require(lsp.start(folders: [a.path, b.path]))
+        #expect(reply["result"]?["capabilities"]?["codeActionProvider"] != nil)
+        #expect(reply["result"]?["serverInfo"]?["name"]?.string == "reswatch")
+
+        let iconA = a.path + "/" + Self.set + "/icon.png"
+        let iconB = b.path + "/" + Self.set + "/icon.png"
+        let publishedA = try #require(lsp.wait { Self.isPublish($0, iconA) }, "diagnostics for a file nobody opened")
+        #expect(lsp.seen.contains { Self.isPublish($0, iconB) } || lsp.wait { Self.isPublish($0, iconB) } != nil, "the second folder too")
+        let d = try #require(publishedA["params"]?["diagnostics"]?.array?.first)
+        #expect(d["code"]?.string == "icon.size-mismatch" && d["severity"]?.int == 1 && d["source"]?.string == "reswatch")
+        #expect(d["codeDescription"]?["href"]?.string?.hasSuffix("rules.md#iconsize-mismatch") == true)
+        #expect(d["message"]?.string?.contains("1000x1024") == true)
+
+        try a.write([Self.set + "/icon.png": .png(PNGSpec(width: 1024, height: 1024))])  // fixed on disk
+        let cleared = lsp.wait { Self.isPublish($0, iconA) }
+        #expect(cleared?["params"]?["diagnostics"]?.array?.isEmpty == true, "the fixed file's diagnostic is cleared")
+
+        let shutdown = lsp.request("shutdown", .null)
+        #expect(lsp.response(to: shutdown)?["result"] == .null)
+        lsp.notify("exit")
+        #expect(lsp.exitStatus() == 0)
+        // The daemon carries on for other editors.
+        #expect(try daemon.call("watch/list")["roots"]?.array?.count == 2)
+    }
+
+    /// A header without Content-Length, or with a length that is not a number: the stream cannot
+    /// be followed, so the server says why (a JSON-RPC parse error) and exits 1.
+    @Test(arguments: ["X-Other: 1\r\n\r\n{}", "Content-Length: ten\r\n\r\n{}"])
+    func framingErrorsAreSaidAndEndTheServer(_ bytes: String) throws {
+        let lsp = try LSPClient(arguments: ["--no-start-daemon", "--socket", "/nonexistent/s.sock"])
+        lsp.sendRaw(Array(bytes.utf8))
+        let error = try #require(lsp.wait { $0["error"] != nil })
+        #expect(error["error"]?["code"]?.int == -32700 && error["id"] == .null)
+        #expect(error["error"]?["message"]?.string?.contains("Content-Length") == true)
+        #expect(lsp.exitStatus() == 1)
+    }
+
+    /// A framed body that is not JSON is answered and the server carries on; requests before
+    /// initialize are refused; exit without shutdown is status 1.
+    @Test func badBodiesAndTheLifecycle() throws {
+        let lsp = try LSPClient(arguments: ["--no-start-daemon", "--socket", "/nonexistent/s.sock"])
+        lsp.sendRaw(Array("Content-Length: 5\r\n\r\nnope!".utf8))
+        #expect(lsp.wait { $0["error"] != nil }?["error"]?["code"]?.int == -32700)
+        let early = lsp.request("textDocument/codeAction")
+        #expect(lsp.response(to: early)?["error"]?["code"]?.int == -32002)
+        let tree = try Self.project()
+        #expect(lsp.start(folders: [tree.path])?["result"] != nil)
+        let message = lsp.wait { $0["method"]?.string == "window/showMessage" }
+        #expect(message?["params"]?["type"]?.int == 1, "no daemon and none may be started: said, as an error")
+        #expect(message?["params"]?["message"]?.string?.contains("nothing is checked") == true)
+        let unknown = lsp.request("textDocument/hover")
+        #expect(lsp.response(to: unknown)?["error"]?["code"]?.int == -32601)
+        lsp.notify("exit")
+        #expect(lsp.exitStatus() == 1, "exit without shutdown")
+    }
+
+    @Test func endOfInputAfterShutdownIsACleanExit() throws {
+        let lsp = try LSPClient(arguments: ["--no-start-daemon", "--socket", "/nonexistent/s.sock"])
+        _ = lsp.start(folders: [])
+        let id = lsp.request("shutdown", .null)
+        #expect(lsp.response(to: id) != nil)
+        lsp.closeInput()
+        #expect(lsp.exitStatus() == 0)
+    }
+
+    /// With no daemon at the socket, the server starts one (it outlives the editor).
+    @Test func startsADaemonWhenNoneAnswers() throws {
+        let tree = try Self.project()
+        let dir = try TempTree()
+        let socket = dir.path + "/d.sock"
+        let lsp = try LSPClient(arguments: ["--socket", socket])
+        _ = lsp.start(folders: [tree.path])
+        let icon = tree.path + "/" + Self.set + "/icon.png"
+        #expect(lsp.wait(timeoutSeconds: 30) { Self.isPublish($0, icon) } != nil)
+        lsp.notify("exit")
+        _ = lsp.exitStatus()
+        let client = try ReswatchClient(path: socket)
+        #expect(try client.call(WatchListRequest.self).roots == [tree.path], "the daemon it started carries on")
+        _ = try client.call(ShutdownRequest.self)
+    }
+
+    /// --no-daemon: the engine and its watcher in the server's own process.
+    @Test func inProcessEngine() throws {
+        let tree = try Self.project()
+        let lsp = try LSPClient(arguments: ["--no-daemon"])
+        _ = lsp.start(folders: [tree.path])
+        let icon = tree.path + "/" + Self.set + "/icon.png"
+        let published = lsp.wait { Self.isPublish($0, icon) }
+        #expect(published?["params"]?["diagnostics"]?.array?.first?["code"]?.string == "icon.size-mismatch")
+        try tree.write([Self.set + "/icon.png": .png(PNGSpec(width: 1024, height: 1024))])
+        #expect(lsp.wait { Self.isPublish($0, icon) }?["params"]?["diagnostics"]?.array?.isEmpty == true)
+        let id = lsp.request("shutdown", .null)
+        _ = lsp.response(to: id)
+        lsp.notify("exit")
+        #expect(lsp.exitStatus() == 0)
+    }
+}

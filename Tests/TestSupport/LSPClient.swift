@@ -1,0 +1,116 @@
+import Foundation
+import ReswatchProtocol
+
+/// A scripted LSP client over the real `reswatch lsp` process's stdin/stdout
+/// (Content-Length framing), for protocol tests.
+public final class LSPClient {
+    public let process = Process()
+    let stdin = Pipe()
+    let stdout = Pipe()
+    var buffer: [UInt8] = []
+    var nextID = 100
+    /// Messages read while waiting for something else.
+    public private(set) var seen: [JSONValue] = []
+
+    public init(arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: Repo.binary)
+        process.arguments = ["lsp"] + arguments
+        if let environment { process.environment = environment }
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    public func sendRaw(_ bytes: [UInt8]) { try? stdin.fileHandleForWriting.write(contentsOf: Data(bytes)) }
+
+    public func send(_ message: JSONValue) {
+        var body = RPCEncoder.line(message)
+        body.removeLast()
+        sendRaw(Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+    }
+
+    public func closeInput() { try? stdin.fileHandleForWriting.close() }
+
+    public func request(_ method: String, _ params: JSONValue = .object([:])) -> Int {
+        nextID += 1
+        send(.object(["jsonrpc": .string("2.0"), "id": .integer(Int64(nextID)), "method": .string(method), "params": params]))
+        return nextID
+    }
+
+    public func notify(_ method: String, _ params: JSONValue = .object([:])) {
+        send(.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]))
+    }
+
+    /// The next message; nil on timeout or end of output.
+    public func read(timeoutSeconds: Double = 20) -> JSONValue? {
+        let fd = stdout.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            if let message = takeMessage() {
+                seen.append(message)
+                return message
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(min(remaining, 1) * 1000)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = Glibc.read(fd, &chunk, chunk.count)
+            if n <= 0 { return nil }
+            buffer += chunk[..<n]
+        }
+    }
+
+    func takeMessage() -> JSONValue? {
+        let separator = Array("\r\n\r\n".utf8)
+        guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
+        let header = String(decoding: buffer[..<end], as: UTF8.self)
+        guard let lengthLine = header.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+            let length = Int(lengthLine.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        let start = end + 4
+        guard buffer.count >= start + length else { return nil }
+        let body = Array(buffer[start..<(start + length)])
+        buffer.removeSubrange(..<(start + length))
+        return try? JSONDecoder().decode(JSONValue.self, from: Data(body))
+    }
+
+    /// Reads until a message satisfies `match`.
+    public func wait(timeoutSeconds: Double = 20, for match: (JSONValue) -> Bool) -> JSONValue? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while let m = read(timeoutSeconds: max(deadline.timeIntervalSinceNow, 0.01)) {
+            if match(m) { return m }
+        }
+        return nil
+    }
+
+    public func response(to id: Int, timeoutSeconds: Double = 20) -> JSONValue? {
+        wait(timeoutSeconds: timeoutSeconds) { $0["id"]?.int == id && $0["method"] == nil }
+    }
+
+    /// `initialize` with these folders, then `initialized`.
+    public func start(folders: [String]) -> JSONValue? {
+        let id = request(
+            "initialize",
+            .object([
+                "processId": .null, "rootUri": .null, "capabilities": .object([:]),
+                "workspaceFolders": .array(
+                    folders.map { .object(["uri": .string("file://" + $0), "name": .string(($0 as NSString).lastPathComponent)]) }),
+            ]))
+        let reply = response(to: id)
+        notify("initialized")
+        return reply
+    }
+
+    /// Waits for the exit status (nil if it does not exit in time).
+    public func exitStatus(timeoutSeconds: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+}
