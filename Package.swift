@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
         .testTarget(name: "SocketServerTests", dependencies: ["SocketServer", "ReswatchProtocol"]),
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "ReswatchProtocol", "TestSupport"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "ReswatchProtocol", "TestSupport"], exclude: ["Neovim"]),
         .testTarget(name: "StatusBarTests", dependencies: ["StatusBar", "ReswatchProtocol"]),
         .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),
     ],

@@ -124,4 +124,31 @@ import Testing
         lsp.notify("exit")
         #expect(lsp.exitStatus() == 0)
     }
+
+    /// A quick fix through the protocol: the unassigned file's action names its slot, and its
+    /// edit is for Contents.json.
+    @Test func codeActionForAnUnassignedFile() throws {
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            Self.set + "/Contents.json": .text(
+                "{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\"}]}"),
+            Self.set + "/Icon.png": .png(PNGSpec(width: 1024, height: 1024)),
+        ])
+        let daemon = try DaemonHarness(roots: [tree.path])
+        let lsp = try LSPClient(arguments: ["--socket", daemon.socket])
+        _ = lsp.start(folders: [tree.path])
+        let icon = tree.path + "/" + Self.set + "/Icon.png"
+        let published = try #require(lsp.wait { Self.isPublish($0, icon) })
+        let unassigned = try #require(published["params"]?["diagnostics"]?.array?.first { $0["code"]?.string == "icon.unassigned" })
+        let id = lsp.request(
+            "textDocument/codeAction",
+            .object([
+                "textDocument": .object(["uri": .string("file://" + icon)]), "range": unassigned["range"] ?? .null,
+                "context": .object(["diagnostics": .array([unassigned])]),
+            ]))
+        let actions = try #require(lsp.response(to: id)?["result"]?.array)
+        #expect(actions.first?["title"]?.string == "Assign Icon.png to the universal 1024x1024 @1x slot in Contents.json")
+        #expect(actions.first?["kind"]?.string == "quickfix")
+        #expect(actions.first?["edit"]?["changes"]?["file://" + tree.path + "/" + Self.set + "/Contents.json"]?.array?.count == 1)
+    }
 }

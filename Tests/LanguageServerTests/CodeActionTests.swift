@@ -1,0 +1,116 @@
+import Foundation
+import RuleEngine
+import TestSupport
+import Testing
+
+@testable import LanguageServer
+
+/// Each quick fix applied to a real file gives the file a user would write by hand, and is not
+/// offered where the repair is not mechanical.
+@Suite struct CodeActionTests {
+    func apply(_ action: CodeActions.Action) throws -> String {
+        var bytes = try #require(CodeActions.read(action.edit.path))
+        bytes.replaceSubrange(action.edit.start..<action.edit.end, with: Array(action.edit.newText.utf8))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static let contents = """
+        {
+          "images" : [
+            {
+              "filename" : "a.png",
+              "idiom" : "iphone",
+              "scale" : "2x",
+              "size" : "60x60"
+            },
+            {
+              "idiom" : "iphone",
+              "scale" : "3x",
+              "size" : "60x60"
+            },
+            {
+              "filename" : "b.png",
+              "idiom" : "watch",
+              "scale" : "9x",
+              "size" : "1x1"
+            }
+          ],
+          "info" : { "author" : "xcode", "version" : 1 }
+        }
+
+        """
+
+    @Test func removeAnEntryThatMapsToNoSlot() throws {
+        let tree = try TempTree(["S.appiconset/Contents.json": .text(Self.contents)])
+        let path = tree.path + "/S.appiconset/Contents.json"
+        for (line, kept) in [(14, ["a.png", nil]), (3, [nil, "b.png"]), (9, ["a.png", "b.png"])] as [(Int, [String?])] {
+            let action = try #require(CodeActions.removeEntry(contents: path, line: line))
+            let fixed = try apply(action)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(fixed.utf8)) as? [String: Any], "valid JSON: \(fixed)")
+            let images = try #require(json["images"] as? [[String: Any]])
+            #expect(images.map { $0["filename"] as? String } == kept, "line \(line)")
+            #expect(json["info"] != nil)
+        }
+        #expect(CodeActions.removeEntry(contents: path, line: 1) == nil, "no entry starts on line 1")
+    }
+
+    @Test func assignAFileToTheOneEntryOfItsSize() throws {
+        let tree = try TempTree([
+            "S.appiconset/Contents.json": .text(Self.contents),
+            "S.appiconset/new.png": .png(PNGSpec(width: 180, height: 180)),
+            "S.appiconset/odd.png": .png(PNGSpec(width: 100, height: 100)),
+        ])
+        let actions = CodeActions.actions(
+            rule: "icon.unassigned", path: tree.path + "/S.appiconset/new.png", line: nil, message: "new.png is in S.appiconset …")
+        let action = try #require(actions.first)
+        #expect(action.title == "Assign new.png to the iphone 60x60 @3x slot in Contents.json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try apply(action).utf8)) as? [String: Any])
+        let images = try #require(json["images"] as? [[String: Any]])
+        #expect(images.map { $0["filename"] as? String } == ["a.png", "new.png", "b.png"])
+        #expect(CodeActions.actions(rule: "icon.unassigned", path: tree.path + "/S.appiconset/odd.png", line: nil, message: "").isEmpty)
+    }
+
+    @Test func stripTheStoryboardExtension() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            \t<key>UILaunchStoryboardName</key>
+            \t<string>Launch Screen.storyboard</string>
+            \t<key>UILaunchStoryboardName~ipad</key>
+            \t<string>LaunchPad</string>
+            </dict>
+            </plist>
+
+            """
+        let tree = try TempTree(["Info.plist": .text(plist)])
+        let actions = CodeActions.actions(rule: "launch.storyboard-missing", path: tree.path + "/Info.plist", line: nil, message: "")
+        #expect(actions.count == 1, "only the value with an extension")
+        let fixed = try apply(try #require(actions.first))
+        #expect(fixed == plist.replacingOccurrences(of: "Launch Screen.storyboard", with: "Launch Screen"))
+        let value = try PropertyListSerialization.propertyList(from: Data(fixed.utf8), format: nil) as? [String: Any]
+        #expect(value?["UILaunchStoryboardName"] as? String == "Launch Screen")
+    }
+
+    @Test func notOfferedWithoutAMechanicalRepair() throws {
+        let tree = try TempTree(["S.appiconset/Contents.json": .text("{ \"images\": [ { \"size\": ")])
+        #expect(CodeActions.removeEntry(contents: tree.path + "/S.appiconset/Contents.json", line: 1) == nil, "broken JSON: no edit")
+        #expect(CodeActions.actions(rule: "icon.size-mismatch", path: tree.path, line: 1, message: "").isEmpty)
+    }
+
+    @Test func positionsCountUTF16() {
+        let bytes = Array("ab\nç😀x".utf8)
+        #expect(TextPosition.position(of: 3, in: bytes) == (1, 0))
+        #expect(TextPosition.position(of: bytes.count - 1, in: bytes) == (1, 3), "ç is one unit, 😀 two")
+    }
+
+    @Test func uris() {
+        let path = "/tmp/My App/Ré#1%.png"
+        let uri = DocumentURI.from(path: path)
+        #expect(uri == "file:///tmp/My%20App/R%C3%A9%231%25.png")
+        #expect(DocumentURI.path(of: uri) == path)
+        #expect(DocumentURI.path(of: "file://localhost/a/b/") == "/a/b")
+        #expect(DocumentURI.path(of: "https://x/y") == nil && DocumentURI.path(of: "file:///a%2") == nil)
+        #expect(DocumentURI.path(of: "file:///a%00b") == nil, "no NUL in a path")
+    }
+}
