@@ -87,7 +87,11 @@ enum CodeActions {
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), scale.hasSuffix("x"),
             let s = Double(scale.dropLast())
         else { return nil }
-        return (Int((w * s).rounded()), Int((h * s).rounded()))
+        // Hostile sizes ("1e300x1") give no slot rather than a trap.
+        guard let pw = CheckedNumber.rounded(w * s, in: 1...CheckedNumber.maximumPixels),
+            let ph = CheckedNumber.rounded(h * s, in: 1...CheckedNumber.maximumPixels)
+        else { return nil }
+        return (pw, ph)
     }
 
     /// `UILaunchStoryboardName` (or a ~iphone/~ipad variant) with an extension in an XML plist:

@@ -98,6 +98,12 @@ import Testing
         #expect(CodeActions.actions(rule: "icon.size-mismatch", path: tree.path, line: 1, message: "").isEmpty)
     }
 
+    @Test func slotSizes() {
+        #expect(CodeActions.pixels(size: "83.5x83.5", scale: "2x")! == (167, 167))
+        #expect(CodeActions.pixels(size: "1e300x1", scale: "2x") == nil, "a hostile size is no slot, not a trap")
+        #expect(CodeActions.pixels(size: "nanx1", scale: "2x") == nil && CodeActions.pixels(size: "60x60", scale: "x") == nil)
+    }
+
     @Test func positionsCountUTF16() {
         let bytes = Array("ab\nç😀x".utf8)
         #expect(TextPosition.position(of: 3, in: bytes) == (1, 0))
