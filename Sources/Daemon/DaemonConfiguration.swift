@@ -30,12 +30,21 @@ public struct DaemonConfiguration: Sendable {
     /// subscription, or whose replies stay unread this long, is closed.
     public var clientIdleTimeoutSeconds = 600
 
+    /// Members of this group may use the socket as readers: it is then 0660 in a 0750 folder of
+    /// that group (docs/security.md, "Who may do what").
+    public var socketGroup: String?
+    /// Members of this group are admins too.
+    public var adminGroup: String?
+    /// Prometheus text exposition, rewritten atomically when counts change (node_exporter's
+    /// textfile collector).
+    public var metricsFile: String?
+
     public init(socketPath: String) { self.socketPath = socketPath }
 
     /// Keys of a daemon config file (`reswatch daemon --config FILE`).
     public static let fileKeys: Set<String> = [
         "roots", "socket", "log-file", "settle-ms", "settle-cap-ms", "rules", "exclude", "allow-project-exec", "max-clients",
-        "client-idle-timeout",
+        "client-idle-timeout", "socket-group", "admin-group", "metrics-file",
     ]
 
     /// Applies a YAML config file; command-line values given explicitly are applied after it by the caller.
@@ -82,6 +91,15 @@ public struct DaemonConfiguration: Sendable {
             case "client-idle-timeout":
                 guard let n = v.int, (1...86_400).contains(n) else { throw fail("expected seconds (a whole number in 1…86400)") }
                 clientIdleTimeoutSeconds = n
+            case "socket-group":
+                guard let g = v.string, !g.isEmpty else { throw fail("expected a group name") }
+                socketGroup = g
+            case "admin-group":
+                guard let g = v.string, !g.isEmpty else { throw fail("expected a group name") }
+                adminGroup = g
+            case "metrics-file":
+                guard let f = v.string, !f.isEmpty else { throw fail("expected a file path") }
+                metricsFile = absolute(f)
             case "exclude":
                 guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directory names") }
                 excludes = Set(list)

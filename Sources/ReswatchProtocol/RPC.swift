@@ -27,6 +27,8 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         RPCError(code: -32600, message: "Invalid request: line longer than \(limit) bytes (discarded)")
     }
     public static func failed(_ detail: String) -> RPCError { RPCError(code: -32003, message: detail) }
+    /// The caller's role does not allow the method.
+    public static func forbidden(_ detail: String) -> RPCError { RPCError(code: -32004, message: detail) }
 
     public var description: String { "\(message) (\(code))" }
 }

@@ -7,6 +7,20 @@ public protocol ReswatchRequest: Sendable {
     associatedtype Params: RequestParams
     associatedtype Response: Codable & Sendable
     static var method: String { get }
+    /// Who may call it (docs/security.md, "Who may do what").
+    static var role: Role { get }
+}
+
+extension ReswatchRequest {
+    public static var role: Role { .reader }
+}
+
+/// What a client may do. Readers query, subscribe and sync; admins also change what is watched,
+/// recheck and shut the daemon down.
+public enum Role: String, Sendable, Comparable, CaseIterable {
+    case reader, admin
+
+    public static func < (a: Role, b: Role) -> Bool { a == .reader && b == .admin }
 }
 
 /// A request's params: encoded by the client, read by the server with a precise error for
@@ -73,6 +87,7 @@ public enum SyncRequest: ReswatchRequest {
 
 /// `recheck {root?}` → `{generation}` after re-reading everything from disk.
 public enum RecheckRequest: ReswatchRequest {
+    public static let role = Role.admin
     public static let method = "recheck"
     public typealias Params = RootParams
     public typealias Response = GenerationResult
@@ -80,6 +95,7 @@ public enum RecheckRequest: ReswatchRequest {
 
 /// `shutdown` → `{}`, then a graceful shutdown (as SIGTERM).
 public enum ShutdownRequest: ReswatchRequest {
+    public static let role = Role.admin
     public static let method = "shutdown"
     public typealias Params = NoParams
     public typealias Response = EmptyResult
@@ -87,6 +103,7 @@ public enum ShutdownRequest: ReswatchRequest {
 
 /// `watch/add {path}` → `{roots}` after the initial scan of the new root.
 public enum WatchAddRequest: ReswatchRequest {
+    public static let role = Role.admin
     public static let method = "watch/add"
     public typealias Params = PathParams
     public typealias Response = WatchListResult
@@ -94,6 +111,7 @@ public enum WatchAddRequest: ReswatchRequest {
 
 /// `watch/remove {path}` → `{roots}`; its diagnostics are removed (and notified).
 public enum WatchRemoveRequest: ReswatchRequest {
+    public static let role = Role.admin
     public static let method = "watch/remove"
     public typealias Params = PathParams
     public typealias Response = WatchListResult

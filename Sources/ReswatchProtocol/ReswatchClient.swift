@@ -4,6 +4,8 @@ import SystemCalls
 /// Why a client call failed.
 public enum ClientError: Error, Sendable, CustomStringConvertible {
     case noDaemon(path: String, reason: String)
+    /// The socket exists but this user may not open it (EACCES): a daemon is there, for others.
+    case accessDenied(path: String, group: String?)
     /// The socket is not one only this user or root could have made: nothing was sent.
     case untrusted(path: String, reason: String)
     case io(String)
@@ -15,6 +17,9 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .noDaemon(let path, let reason):
             "no reswatch daemon answers at \(path) (\(reason)). Start one with 'reswatch daemon ROOT', or point RESWATCH_SOCKET / --socket at its socket."
+        case .accessDenied(let path, let group):
+            "you are not allowed to use this daemon's socket at \(path) (permission denied): "
+                + (group.map { "ask to be added to group \($0)" } ?? "ask its owner for access (the daemon's socket-group setting)")
         case .untrusted(let path, let reason):
             "refusing to talk to \(path): \(reason); another user could be serving it. Use a socket in a folder only you (or root) can write (XDG_RUNTIME_DIR, --socket)."
         case .io(let s): "socket error: \(s)"
@@ -40,7 +45,10 @@ public final class ReswatchClient {
             throw .noDaemon(path: path, reason: "path longer than \(SocketLocation.maximumLength) bytes")
         }
         let fd: Int32
-        do { fd = try UnixSocket.connect(path) } catch { throw .noDaemon(path: path, reason: error.reason) }
+        do { fd = try UnixSocket.connect(path) } catch {
+            if error.errno == EACCES { throw .accessDenied(path: path, group: Self.accessGroup(path)) }
+            throw .noDaemon(path: path, reason: error.reason)
+        }
         // The peer must run as this user, root, or the socket folder's owner (SO_PEERCRED).
         let peer: UInt32
         do { peer = try UnixSocket.peerUID(fd, path: path) } catch {
@@ -79,6 +87,14 @@ public final class ReswatchClient {
             }
         }
         return [me, 0, dir.owner]
+    }
+
+    /// The group that may open the socket: the socket's, or its folder's when the folder is the
+    /// one that refuses.
+    static func accessGroup(_ path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        let gid = (try? FileSystem.status(path))?.group ?? (try? FileSystem.status(folder))?.group
+        return gid.flatMap { $0 == 0 ? nil : (UserDatabase.groupName($0) ?? String($0)) }
     }
 
     deinit { UnixSocket.close(fd) }

@@ -11,6 +11,7 @@ protocol MethodHandler: Sendable {
 
 extension MethodHandler {
     static var method: String { Request.method }
+    static var role: Role { Request.role }
 
     /// Reads the raw params, handles them and encodes the reply line.
     func reply(id: JSONValue, params: JSONValue?, _ connection: ConnectionContext) async throws(RPCError) -> [UInt8] {

@@ -2,6 +2,7 @@ import Daemon
 import Logging
 import NIOCore
 import ReswatchProtocol
+import SystemCalls
 
 /// One client connection: JSON-RPC requests in, responses and notifications out. Malformed input
 /// of any kind gets an error reply and the connection carries on.
@@ -22,6 +23,10 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     let logger: Logger
     let lineLimit: Int
     let limits: ClientLimits
+    /// Who is at the other end (SO_PEERCRED) and what it may do.
+    let peer: PeerCredentials
+    let role: Role?
+    let policy: AccessPolicy
     var connection: ConnectionContext?
     var context: ChannelHandlerContext?
     var inFlight = 0
@@ -34,11 +39,17 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     /// Since when the connection has not been writable (its replies wait unread).
     var unwritableSince: NIODeadline?
 
-    init(core: DaemonCore, logger: Logger, lineLimit: Int, limits: ClientLimits) {
+    init(
+        core: DaemonCore, logger: Logger, lineLimit: Int, limits: ClientLimits, peer: PeerCredentials,
+        policy: AccessPolicy = AccessPolicy()
+    ) {
         self.core = core
         self.logger = logger
         self.lineLimit = lineLimit
         self.limits = limits
+        self.peer = peer
+        self.policy = policy
+        self.role = policy.role(of: peer)
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -144,6 +155,15 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
             return
         }
         guard let connection else { return }
+        let needs = type(of: handler).role
+        guard let role, role >= needs else {
+            if request.id != nil {
+                write(
+                    RPCEncoder.error(id: request.id ?? .null, policy.refusal(method: request.method, needs: needs, peer: peer, role: role)),
+                    to: channel)
+            }
+            return
+        }
         inFlight += 1
         let id = request.id
         let params = request.params

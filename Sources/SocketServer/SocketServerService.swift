@@ -15,17 +15,22 @@ public struct SocketServerService: Service {
     let path: String
     let logger: Logger
     let limits: ClientLimits
+    let policy: AccessPolicy
 
-    public init(core: DaemonCore, path: String, logger: Logger, limits: ClientLimits = ClientLimits()) {
+    public init(
+        core: DaemonCore, path: String, logger: Logger, limits: ClientLimits = ClientLimits(), policy: AccessPolicy = AccessPolicy()
+    ) {
         self.core = core
         self.path = path
         self.logger = logger
         self.limits = limits
+        self.policy = policy
     }
 
-    /// Checks and creates the socket directory (0700, ours) and removes a stale socket file.
-    /// Throws when the directory is someone else's or a daemon already answers there.
-    public static func prepare(path: String) throws(SocketSetupError) {
+    /// Checks and creates the socket directory (0700, ours; 0750 of `group` when the socket is
+    /// shared with a group) and removes a stale socket file. Throws when the directory is someone
+    /// else's or a daemon already answers there.
+    public static func prepare(path: String, group: UInt32? = nil) throws(SocketSetupError) {
         guard path.utf8.count <= 107 else { throw SocketSetupError("socket path is longer than 107 bytes: \(path)") }
         let dir = RelativePath.parent(path).isEmpty ? "/" : RelativePath.parent(path)
         let me = FileSystem.currentUser
@@ -40,6 +45,16 @@ public struct SocketServerService: Service {
             }
             if (try? FileSystem.status(dir))?.owner != me { throw SocketSetupError("\(dir) was created by someone else; refusing") }
         }
+        if let group, dir != "/tmp" {
+            do {
+                try FileSystem.changeOwner(dir, group: group)
+                try FileSystem.changeMode(dir, 0o750)
+            } catch {
+                throw SocketSetupError(
+                    "cannot give \(dir) to group \(UserDatabase.groupName(group) ?? String(group)): \(error.reason) (the daemon's user must be in that group, or root)"
+                )
+            }
+        }
         if (try? FileSystem.status(path)) != nil {
             if UnixSocket.answers(path) { throw SocketSetupError("another reswatch daemon already answers at \(path)") }
             FileSystem.removeFile(path)  // stale: left by a daemon that died
@@ -50,6 +65,7 @@ public struct SocketServerService: Service {
         let core = self.core
         let logger = self.logger
         let limits = self.limits
+        let policy = self.policy
         let mark = ChannelOptions.Types.WriteBufferWaterMark(low: limits.queueBytes / 4, high: limits.queueBytes)
         let clients = ClientCounter()
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -59,23 +75,30 @@ public struct SocketServerService: Service {
             .childChannelInitializer { channel in
                 let count = clients.opened()
                 channel.closeFuture.whenComplete { _ in clients.closed() }
-                return channel.eventLoop.makeCompletedFuture {
-                    guard count <= limits.maxClients else {
+                guard count <= limits.maxClients else {
+                    return channel.eventLoop.makeCompletedFuture {
                         if let n = clients.refused() {
                             logger.warning(
                                 "refused \(n == 1 ? "a client" : "\(n) clients since the last report"): \(limits.maxClients) connections are open (max-clients)"
                             )
                         }
                         try channel.pipeline.syncOperations.addHandler(RefuseHandler(limit: limits.maxClients))
-                        return
                     }
+                }
+                return Self.peer(of: channel).flatMapThrowing { peer in
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: Self.lineLimit)))
                     try channel.pipeline.syncOperations.addHandler(
-                        RPCConnectionHandler(core: core, logger: logger, lineLimit: Self.lineLimit, limits: limits))
+                        RPCConnectionHandler(
+                            core: core, logger: logger, lineLimit: Self.lineLimit, limits: limits, peer: peer, policy: policy))
                 }
             }
         let channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
-        try FileSystem.changeMode(path, 0o600)
+        if let group = policy.socketGroup {
+            try FileSystem.changeOwner(path, group: group)
+            try FileSystem.changeMode(path, 0o660)
+        } else {
+            try FileSystem.changeMode(path, 0o600)
+        }
         logger.info("listening on \(path)")
         await core.serverListening()
         await withGracefulShutdownHandler {
@@ -85,6 +108,17 @@ public struct SocketServerService: Service {
         }
         FileSystem.removeFile(path)
         logger.info("socket closed")
+    }
+}
+
+extension SocketServerService {
+    /// The credentials of the process at the other end (SO_PEERCRED).
+    static func peer(of channel: any Channel) -> EventLoopFuture<PeerCredentials> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeFailedFuture(SocketSetupError("the connection has no socket options"))
+        }
+        return provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(PeerCredentials.optionLevel), name: SocketOptionName(PeerCredentials.optionName))
     }
 }
 

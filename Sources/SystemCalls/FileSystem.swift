@@ -13,6 +13,8 @@ public struct FileStatus: Hashable, Sendable {
     public let mode: UInt32
     /// The owner's uid (exec rules from files not owned by the user or root need an opt-in).
     public var owner: UInt32 = 0
+    /// The group (fits the struct's padding: a file's stat costs no more memory).
+    public var group: UInt32 = 0
 
     public init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, kind: Kind, mode: UInt32) {
         self.device = device
@@ -237,6 +239,13 @@ public enum FileSystem {
         _ = try retryingEINTR("chmod", path) { FileName.withCString(path) { chmod($0, mode_t(mode)) } }
     }
 
+    /// `chown` (nil leaves the owner or the group as it is).
+    public static func changeOwner(_ path: String, user: UInt32? = nil, group: UInt32?) throws(SystemError) {
+        _ = try retryingEINTR("chown", path) {
+            FileName.withCString(path) { chown($0, user ?? UInt32.max, group ?? UInt32.max) }
+        }
+    }
+
     /// The user this process runs as.
     public static var currentUser: UInt32 { getuid() }
 
@@ -307,5 +316,6 @@ extension FileStatus {
             kind: kind,
             mode: UInt32(st.st_mode))
         owner = UInt32(st.st_uid)
+        group = UInt32(st.st_gid)
     }
 }

@@ -96,9 +96,18 @@ public enum UnixSocket {
     }
 }
 
-/// `struct ucred` (glibc declares it only under _GNU_SOURCE).
-struct PeerCredentials {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
+/// `struct ucred` (glibc declares it only under _GNU_SOURCE): what SO_PEERCRED reads.
+public struct PeerCredentials: Sendable, Equatable {
+    public var pid: Int32 = 0
+    public var uid: UInt32 = 0
+    public var gid: UInt32 = 0
+    public init() {}
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+    /// SOL_SOCKET and SO_PEERCRED, for a socket API that reads options by number (SwiftNIO).
+    public static let optionLevel = SOL_SOCKET
+    public static let optionName = SO_PEERCRED
 }

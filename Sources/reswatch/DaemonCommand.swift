@@ -26,10 +26,20 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("settle-ms"), help: "Quiet time that ends a burst of file events (default 20).") var settleMs: Int?
     @Option(
         help:
-            "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude, allow-project-exec, max-clients, client-idle-timeout)."
+            "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude, allow-project-exec, max-clients, client-idle-timeout, socket-group, admin-group, metrics-file)."
     )
     var config: String?
     @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
+    @Option(
+        name: .customLong("socket-group"),
+        help: "Members of this group may query, subscribe and sync (socket 0660 in a 0750 folder of that group).")
+    var socketGroup: String?
+    @Option(name: .customLong("admin-group"), help: "Members of this group may also add/remove roots, recheck and shut down.")
+    var adminGroup: String?
+    @Option(
+        name: .customLong("metrics-file"),
+        help: "Write Prometheus metrics here (atomically, when counts change), for node_exporter's textfile collector.")
+    var metricsFile: String?
     @Flag(help: "Log at debug level.") var verbose = false
     @Flag(
         name: .customLong("allow-project-exec"),
@@ -53,6 +63,14 @@ struct DaemonCommand: AsyncParsableCommand {
         if let socket { configuration.socketPath = FileSystem.absolutePath(socket) }
         if let logFile { configuration.logFile = FileSystem.absolutePath(logFile) }
         if let settleMs { configuration.settleMilliseconds = settleMs }
+        if let socketGroup { configuration.socketGroup = socketGroup }
+        if let adminGroup { configuration.adminGroup = adminGroup }
+        if let metricsFile { configuration.metricsFile = FileSystem.absolutePath(metricsFile) }
+        let policy: AccessPolicy
+        do { policy = try Self.policy(configuration) } catch {
+            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         configuration.roots += roots.map(FileSystem.absolutePath)
         if allowProjectExec { configuration.allowProjectExec = true }
         configuration.ruleSources = ShippedModules.sources(
@@ -77,7 +95,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
         let level: Logger.Level = verbose ? .debug : .info
         let logger = Logger(label: "reswatch") { ConsoleLogHandler(label: $0, level: level) }
-        do { try SocketServerService.prepare(path: configuration.socketPath) } catch {
+        do { try SocketServerService.prepare(path: configuration.socketPath, group: policy.socketGroup) } catch {
             FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
             throw ExitCode(2)
         }
@@ -89,7 +107,8 @@ struct DaemonCommand: AsyncParsableCommand {
             }
         }
         let notifier = SystemdNotifier()
-        let (core, services) = Self.coreServices(configuration: configuration, logger: logger, eventLog: eventLog, notifier: notifier)
+        let (core, services) = Self.coreServices(
+            configuration: configuration, logger: logger, eventLog: eventLog, notifier: notifier, policy: policy)
         let group = ServiceGroup(
             services: services + [
                 SignalService(core: core, eventLog: eventLog, logger: logger), SystemdService(core: core, notifier: notifier),
@@ -104,16 +123,33 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 
     /// The core and its socket server: the daemon's own services, shared with `lsp --no-daemon`.
-    static func coreServices(configuration: DaemonConfiguration, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier) -> (
-        DaemonCore, [any Service]
-    ) {
+    static func coreServices(
+        configuration: DaemonConfiguration, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier,
+        policy: AccessPolicy = AccessPolicy()
+    ) -> (DaemonCore, [any Service]) {
         let core = DaemonCore(
             configuration: configuration, version: ReswatchVersion.string, logger: logger, eventLog: eventLog, notifier: notifier)
         let server = SocketServerService(
             core: core, path: configuration.socketPath, logger: logger,
             limits: ClientLimits(
                 maxClients: configuration.maxClients, queueBytes: configuration.subscriberQueueBytes,
-                idleTimeoutSeconds: configuration.clientIdleTimeoutSeconds))
+                idleTimeoutSeconds: configuration.clientIdleTimeoutSeconds), policy: policy)
         return (core, [CoreService(core: core), server])
+    }
+
+    struct UnknownGroup: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The access policy of the config: the daemon's user and root are admins; the groups named
+    /// must exist (a typo must not silently leave the socket private, or open it to no one).
+    static func policy(_ configuration: DaemonConfiguration) throws -> AccessPolicy {
+        func gid(_ name: String?, _ key: String) throws -> UInt32? {
+            guard let name else { return nil }
+            guard let id = UserDatabase.groupID(named: name) else { throw UnknownGroup(description: "\(key): no group named '\(name)'") }
+            return id
+        }
+        return AccessPolicy(
+            adminGroup: try gid(configuration.adminGroup, "admin-group"), readerGroup: try gid(configuration.socketGroup, "socket-group"))
     }
 }
