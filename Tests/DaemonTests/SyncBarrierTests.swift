@@ -17,8 +17,15 @@ import Testing
         let daemon = try DaemonHarness(roots: trees.map(\.path), launcher: launcher)
         defer { _ = daemon.stop() }
         let before = Set(trees.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? [] })
+        // inotify on each root's top folder: a file created and removed during sync is seen too.
+        let watch = inotify_init1(Int32(IN_NONBLOCK))
+        defer { close(watch) }
+        for t in trees { #expect(inotify_add_watch(watch, t.path, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0) }
         for t in trees { try t.write([Self.brokenSet: .text("{ broken")]) }
         try daemon.sync()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let read = Glibc.read(watch, &buffer, buffer.count)
+        #expect(read <= 0, "sync created \(read) bytes of inotify events (IN_CREATE/IN_MOVED_TO) in the roots")
         let lines = try daemon.diagnosticLines().filter { $0.hasPrefix("catalog.contents-invalid") }
         #expect(lines.count == count, "every root's change is applied before sync returns (\(lines.count) of \(count))")
         let after = Set(trees.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? [] })
