@@ -7,7 +7,8 @@ import ServiceLifecycle
 import SystemCalls
 
 /// The Unix-socket server (SwiftNIO). Prepares a private socket directory, refuses to start when
-/// another daemon answers, serves until graceful shutdown, then closes and removes the socket file.
+/// another daemon answers, serves until graceful shutdown, then closes and removes the socket file
+/// (a socket systemd passed is used as it is and left in place).
 public struct SocketServerService: Service {
     public static let lineLimit = 1 << 20
 
@@ -16,15 +17,19 @@ public struct SocketServerService: Service {
     let logger: Logger
     let limits: ClientLimits
     let policy: AccessPolicy
+    /// A listening socket systemd passed (socket activation): used as it is, and never removed.
+    let activated: SocketActivation.Listener?
 
     public init(
-        core: DaemonCore, path: String, logger: Logger, limits: ClientLimits = ClientLimits(), policy: AccessPolicy = AccessPolicy()
+        core: DaemonCore, path: String, logger: Logger, limits: ClientLimits = ClientLimits(), policy: AccessPolicy = AccessPolicy(),
+        activated: SocketActivation.Listener? = nil
     ) {
         self.core = core
-        self.path = path
+        self.path = activated?.path ?? path
         self.logger = logger
         self.limits = limits
         self.policy = policy
+        self.activated = activated
     }
 
     /// Checks and creates the socket directory (0700, ours; 0750 of `group` when the socket is
@@ -92,21 +97,28 @@ public struct SocketServerService: Service {
                             core: core, logger: logger, lineLimit: Self.lineLimit, limits: limits, peer: peer, policy: policy))
                 }
             }
-        let channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
-        if let group = policy.socketGroup {
-            try FileSystem.changeOwner(path, group: group)
-            try FileSystem.changeMode(path, 0o660)
+        let channel: any Channel
+        if let activated {
+            // systemd made it (SocketMode=, SocketGroup=): its mode and owner are the unit's.
+            channel = try await bootstrap.withBoundSocket(activated.descriptor).get()
+            logger.info("listening on \(path) (socket activation)")
         } else {
-            try FileSystem.changeMode(path, 0o600)
+            channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
+            if let group = policy.socketGroup {
+                try FileSystem.changeOwner(path, group: group)
+                try FileSystem.changeMode(path, 0o660)
+            } else {
+                try FileSystem.changeMode(path, 0o600)
+            }
+            logger.info("listening on \(path)")
         }
-        logger.info("listening on \(path)")
         await core.serverListening()
         await withGracefulShutdownHandler {
             try? await channel.closeFuture.get()
         } onGracefulShutdown: {
             channel.close(promise: nil)
         }
-        FileSystem.removeFile(path)
+        if activated == nil { FileSystem.removeFile(path) }  // a socket systemd made stays: it starts the next daemon
         logger.info("socket closed")
     }
 }

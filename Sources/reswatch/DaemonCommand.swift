@@ -95,9 +95,18 @@ struct DaemonCommand: AsyncParsableCommand {
 
         let level: Logger.Level = verbose ? .debug : .info
         let logger = Logger(label: "reswatch") { ConsoleLogHandler(label: $0, level: level) }
-        do { try SocketServerService.prepare(path: configuration.socketPath, group: policy.socketGroup) } catch {
-            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+        let activated: SocketActivation.Listener?
+        do { activated = try SocketActivation.listener(environment: env) } catch {
+            FileHandle.standardError.write(Data("reswatch: socket activation: \(error)\n".utf8))
             throw ExitCode(2)
+        }
+        if let activated {
+            configuration.socketPath = activated.path
+        } else {
+            do { try SocketServerService.prepare(path: configuration.socketPath, group: policy.socketGroup) } catch {
+                FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
         }
         var eventLog: EventLog?
         if let path = configuration.logFile {
@@ -108,7 +117,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let notifier = SystemdNotifier()
         let (core, services) = Self.coreServices(
-            configuration: configuration, logger: logger, eventLog: eventLog, notifier: notifier, policy: policy)
+            configuration: configuration, logger: logger, eventLog: eventLog, notifier: notifier, policy: policy, activated: activated)
         let group = ServiceGroup(
             services: services + [
                 SignalService(core: core, eventLog: eventLog, logger: logger), SystemdService(core: core, notifier: notifier),
@@ -125,7 +134,7 @@ struct DaemonCommand: AsyncParsableCommand {
     /// The core and its socket server: the daemon's own services, shared with `lsp --no-daemon`.
     static func coreServices(
         configuration: DaemonConfiguration, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier,
-        policy: AccessPolicy = AccessPolicy()
+        policy: AccessPolicy = AccessPolicy(), activated: SocketActivation.Listener? = nil
     ) -> (DaemonCore, [any Service]) {
         let core = DaemonCore(
             configuration: configuration, version: ReswatchVersion.string, logger: logger, eventLog: eventLog, notifier: notifier)
@@ -133,7 +142,7 @@ struct DaemonCommand: AsyncParsableCommand {
             core: core, path: configuration.socketPath, logger: logger,
             limits: ClientLimits(
                 maxClients: configuration.maxClients, queueBytes: configuration.subscriberQueueBytes,
-                idleTimeoutSeconds: configuration.clientIdleTimeoutSeconds), policy: policy)
+                idleTimeoutSeconds: configuration.clientIdleTimeoutSeconds), policy: policy, activated: activated)
         return (core, [CoreService(core: core), server])
     }
 
