@@ -89,8 +89,13 @@ install-files:
 	for unit in systemd/*.service systemd/*.socket; do [ -e "$$unit" ] || continue; \
 		sed 's|/usr/local/|$(UNIT_PREFIX)/|g' "$$unit" > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename "$$unit"); \
 		chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename "$$unit"); done
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user
+	for unit in systemd/user/*; do \
+		sed 's|/usr/local/|$(UNIT_PREFIX)/|g' "$$unit" > $(DESTDIR)$(PREFIX)/lib/systemd/user/$$(basename "$$unit"); \
+		chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/user/$$(basename "$$unit"); done
+	install -Dm644 config/sysusers.d/reswatch.conf $(DESTDIR)$(PREFIX)/lib/sysusers.d/reswatch.conf
 	install -d $(DESTDIR)$(PREFIX)/share/doc/reswatch/examples $(DESTDIR)$(PREFIX)/share/doc/reswatch/rules $(DESTDIR)$(PREFIX)/share/doc/reswatch/spec
-	install -m644 config/*.yaml $(DESTDIR)$(PREFIX)/share/doc/reswatch/examples/
+	install -m644 config/*.yaml config/logrotate/reswatch $(DESTDIR)$(PREFIX)/share/doc/reswatch/examples/
 	install -m644 rules/*.yaml $(DESTDIR)$(PREFIX)/share/doc/reswatch/rules/
 	install -m644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/reswatch/
 	install -m644 docs/spec/*.md $(DESTDIR)$(PREFIX)/share/doc/reswatch/spec/
@@ -99,6 +104,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/reswatch $(DESTDIR)$(PREFIX)/share/man/man1/reswatch*.1
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reswatch $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reswatch
 	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reswatch.fish $(DESTDIR)$(PREFIX)/lib/systemd/system/reswatch*
+	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/user/reswatch.* $(DESTDIR)$(PREFIX)/lib/sysusers.d/reswatch.conf
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/reswatch
 
 # A tarball laid out like PREFIX (bin/, share/, lib/systemd/): unpack it into /usr/local.

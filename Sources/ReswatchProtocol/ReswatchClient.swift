@@ -55,7 +55,7 @@ public final class ReswatchClient {
             UnixSocket.close(fd)
             throw .untrusted(path: path, reason: "the peer's credentials cannot be read (\(error.reason))")
         }
-        if !allowedPeers.contains(peer) {
+        if let allowedPeers, !allowedPeers.contains(peer) {
             UnixSocket.close(fd)
             throw .untrusted(path: path, reason: "the process serving it runs as uid \(peer)")
         }
@@ -66,8 +66,10 @@ public final class ReswatchClient {
     /// planted: it belongs to this user or root, or it sits in a folder that only root can write
     /// (systemd's /run/reswatch, owned by the service user); and no one else can write it (a sticky
     /// world-writable folder such as /tmp only for a socket of our own). Returns the uids the
-    /// peer may run as: this user, root, and the folder's owner.
-    static func checkOwnership(_ path: String) throws(ClientError) -> Set<UInt32> {
+    /// peer may run as: this user, root, and the folder's owner; nil (any) when the folder is
+    /// root's and only root can write it (systemd's /run/reswatch for a socket-activated service
+    /// whose dynamic user serves it: only root could have put the socket there).
+    static func checkOwnership(_ path: String) throws(ClientError) -> Set<UInt32>? {
         let me = FileSystem.currentUser
         let folder = (path as NSString).deletingLastPathComponent
         guard let dir = try? FileSystem.status(folder.isEmpty ? "." : folder) else { return [me, 0] }  // connect will say why
@@ -86,6 +88,7 @@ public final class ReswatchClient {
                 throw .untrusted(path: path, reason: "its folder \(folder) is writable by other users")
             }
         }
+        if dir.owner == 0 && dir.mode & UInt32(S_IWGRP | S_IWOTH) == 0 { return nil }
         return [me, 0, dir.owner]
     }
 

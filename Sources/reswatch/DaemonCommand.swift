@@ -66,7 +66,7 @@ struct DaemonCommand: AsyncParsableCommand {
         if let socketGroup { configuration.socketGroup = socketGroup }
         if let adminGroup { configuration.adminGroup = adminGroup }
         if let metricsFile { configuration.metricsFile = FileSystem.absolutePath(metricsFile) }
-        let policy: AccessPolicy
+        var policy: AccessPolicy
         do { policy = try Self.policy(configuration) } catch {
             FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
             throw ExitCode(2)
@@ -102,6 +102,11 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         if let activated {
             configuration.socketPath = activated.path
+            // The unit's SocketGroup= (the socket systemd made) names the readers, unless the
+            // config says otherwise.
+            if policy.readerGroup == nil, let group = (try? FileSystem.status(activated.path))?.group, group != 0 {
+                policy.readerGroup = group
+            }
         } else {
             do { try SocketServerService.prepare(path: configuration.socketPath, group: policy.socketGroup) } catch {
                 FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))

@@ -71,6 +71,37 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// Socket activation: the group of the socket systemd made (SocketGroup=) names the readers.
+    @Test(.enabled(if: getuid() == 0, "needs root to create the test users and groups (run the tests as root, as CI does)"))
+    func theActivatedSocketsGroupAreReaders() throws {
+        try Self.ensureAccounts()
+        let tree = try TempTree(["A.imageset/Contents.json": .text("{}")])
+        let dir = try TempTree()
+        chmod(dir.path, 0o755)
+        let socket = dir.path + "/activated.sock"
+        let activator = try DetachedProcess(["/usr/bin/systemd-socket-activate", "--listen=" + socket, Repo.binary, "daemon", tree.path])
+        defer { activator.kill() }
+        let deadline = Date().addingTimeInterval(10)
+        while (try? FileSystem.status(socket)) == nil && Date() < deadline { usleep(20_000) }
+        while !UnixSocket.answers(socket) && Date() < deadline { usleep(20_000) }  // bound and listening
+        // What SocketMode=0660 and SocketGroup= do in a .socket unit.
+        try FileSystem.changeOwner(socket, group: UserDatabase.groupID(named: Self.readers))
+        try FileSystem.changeMode(socket, 0o660)
+
+        let reader = try run(as: "rwtest-reader", ["status", "--socket", socket, "--format", "{state}"])
+        // The daemon answered (its "{}" Contents.json is an error; a root still scanning would be degraded).
+        #expect(
+            reader.status == 0 && ["error\n", "degraded\n"].contains(reader.stdout) && reader.stderr.isEmpty,
+            "a member of the socket's group is a reader: \(reader.stdout) \(reader.stderr)")
+        let refused = try run(as: "rwtest-reader", ["shutdown", "--socket", socket])
+        #expect(refused.stderr.contains("shutdown needs the admin role"))
+        let other = try run(as: "rwtest-other", ["status", "--socket", socket])
+        #expect(other.stderr.contains("ask to be added to group \(Self.readers)"), "\(other.stderr)")
+        let shutdown = try runCommand(Repo.binary, ["shutdown", "--socket", socket])
+        #expect(shutdown.status == 0, "\(shutdown.stderr)")
+        #expect(activator.waitForExit(seconds: 15), "the daemon stops on shutdown")
+    }
+
     /// Without socket-group the socket stays 0600 in a 0700 folder: only the owner and root.
     @Test func privateByDefault() throws {
         let tree = try TempTree(["A.imageset/Contents.json": .text("{}")])

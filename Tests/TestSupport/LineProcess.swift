@@ -60,3 +60,34 @@ public final class LineProcess {
         return nil
     }
 }
+
+/// A process started through the shell, detached from Foundation's `Process`: for programs that
+/// exec another program later (systemd-socket-activate execs the daemon on the first
+/// connection), which Foundation takes for an exit and then blocks every other `Process` while it
+/// waits for it.
+public struct DetachedProcess {
+    public let pid: Int32
+
+    public init(_ arguments: [String]) throws {
+        let started = try runCommand("/bin/sh", ["-c", "\"$@\" </dev/null >/dev/null 2>&1 & echo $!", "sh"] + arguments)
+        guard let pid = Int32(started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HarnessError("could not start \(arguments): \(started.stderr)")
+        }
+        self.pid = pid
+    }
+
+    /// Whether it still runs (a zombie, not yet reaped by init, counts as ended).
+    public var isRunning: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !(stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? true)
+    }
+
+    /// Waits up to `seconds` for it to end; true when it did.
+    public func waitForExit(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning && Date() < deadline { usleep(20_000) }
+        return !isRunning
+    }
+
+    public func kill() { _ = Glibc.kill(pid, SIGKILL) }
+}
