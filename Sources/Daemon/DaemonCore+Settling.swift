@@ -91,6 +91,7 @@ extension DaemonCore {
         let rescans = pendingRescans
         let reloadRules = pendingRuleReload
         let since = pendingSince
+        firstPendingAtFlush = firstPending
         if logger.logLevel <= .debug, let first = firstPending {
             logger.debug("batch started after \(ContinuousClock.now - first) of settling")
         }
@@ -107,12 +108,14 @@ extension DaemonCore {
                 self.finishBatch(batch)
             }
         }
+        let firstEvent = firstPendingAtFlush
         for root in Set(paths.keys).union(rescans.keys).sorted() where roots[root] != nil {
             let batch = beginBatch(root, since: since[root])
             let changed = paths[root] ?? []
             let rescan = rescans[root]
             Task {
                 await self.apply(root: root, changed: changed, rescan: rescan)
+                if let firstEvent { self.metrics.observeBatch(Self.seconds(ContinuousClock.now - firstEvent)) }
                 self.finishBatch(batch)
             }
         }
@@ -141,6 +144,7 @@ extension DaemonCore {
             return
         }
         let initial = reason == .watchAdded
+        metrics.rescans[root, default: [:]][reason, default: 0] += 1
         if !initial {
             roots[root]?.recrawls += 1
             logger.warning("\(root): rescanning (\(reason))")
@@ -178,4 +182,8 @@ extension DaemonCore {
             seen.waiter.resume(returning: true)
         }
     }
+}
+
+extension DaemonCore {
+    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 }

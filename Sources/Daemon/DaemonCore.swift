@@ -24,6 +24,10 @@ public actor DaemonCore {
     public private(set) var generation = 0
     let started = Date()
     var subscribers = SubscriberHub()
+    var metrics = DaemonMetrics()
+    var metricsWrite: Task<Void, Never>?
+    /// Connections open on the socket (the socket server counts them).
+    public nonisolated let clientGauge = ClientGauge()
     // Settling: changes read from the watcher and not yet applied, with the sequence number of
     // each root's oldest one (a barrier waits until nothing at or below its number is unapplied).
     var eventSequence: UInt64 = 0
@@ -35,6 +39,8 @@ public actor DaemonCore {
     var applying: [UInt64: (root: String, since: UInt64)] = [:]
     var nextBatch: UInt64 = 0
     var firstPending: ContinuousClock.Instant?
+    /// The first event of the batch being flushed (for the batch latency metric).
+    var firstPendingAtFlush: ContinuousClock.Instant?
     var lastEvent: ContinuousClock.Instant?
     var flushTask: Task<Void, Never>?
     // sync barriers: id → waiter. Once the barrier's own event is read (`seenWaiters`, with the
@@ -217,6 +223,7 @@ public actor DaemonCore {
         roots[root]?.lastChange = Date()
         broadcast(delta)
         publishStatus()  // the counts changed
+        scheduleMetricsWrite()
         for d in delta.added { eventLog?.write("diagnostic.added", Self.logFields(d)) }
         for d in delta.removed { eventLog?.write("diagnostic.removed", Self.logFields(d)) }
         if startup.contains(.announced) && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }
@@ -225,6 +232,7 @@ public actor DaemonCore {
     func broadcast(_ delta: DiagnosticDelta) { subscribers.broadcast(delta, generation: generation) }
 
     func publishStatus() {
+        scheduleMetricsWrite()
         guard !subscribers.isEmpty else { return }
         subscribers.broadcast(RPCEncoder.notification(.statusChanged, status()))
     }

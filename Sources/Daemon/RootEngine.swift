@@ -37,6 +37,8 @@ struct EngineSummary: Sendable {
     var files = 0
     var projects = 0
     var ruleErrors: [ModuleError] = []
+    /// Evaluations and time per rule so far (the metrics).
+    var rules: [RuleMetric] = []
 
     init() {}
 
@@ -44,6 +46,7 @@ struct EngineSummary: Sendable {
         files = engine.fileCount
         projects = engine.projectContexts.count
         ruleErrors = engine.ruleErrors
+        rules = engine.ruleMetrics
     }
 }
 
@@ -52,16 +55,21 @@ struct EngineSummary: Sendable {
 struct DiagnosticStore: Sendable {
     private var counts: [Diagnostic: Int] = [:]
     private(set) var bySeverity: [Severity: Int] = [:]
+    private var byRule: [String: Int] = [:]
+
+    func count(of rule: String) -> Int { byRule[rule] ?? 0 }
 
     mutating func apply(_ delta: DiagnosticDelta) {
         for d in delta.removed {
             guard let n = counts[d] else { continue }
             counts[d] = n > 1 ? n - 1 : nil
             bySeverity[d.severity, default: 0] -= 1
+            byRule[d.rule, default: 0] -= 1
         }
         for d in delta.added {
             counts[d, default: 0] += 1
             bySeverity[d.severity, default: 0] += 1
+            byRule[d.rule, default: 0] += 1
         }
     }
 

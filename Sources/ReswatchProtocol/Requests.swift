@@ -37,7 +37,7 @@ public enum ReswatchRequests {
     public static let all: [any ReswatchRequest.Type] = [
         InitializeRequest.self, StatusRequest.self, DiagnosticsRequest.self, SubscribeRequest.self, UnsubscribeRequest.self,
         SyncRequest.self, RecheckRequest.self, ShutdownRequest.self, WatchAddRequest.self, WatchRemoveRequest.self,
-        WatchListRequest.self, RulesListRequest.self,
+        WatchListRequest.self, RulesListRequest.self, MetricsRequest.self,
     ]
 }
 
@@ -129,6 +129,13 @@ public enum RulesListRequest: ReswatchRequest {
     public static let method = "rules/list"
     public typealias Params = NoParams
     public typealias Response = RulesListResult
+}
+
+/// `metrics` → `{text}`: the Prometheus text exposition (docs/operations.md).
+public enum MetricsRequest: ReswatchRequest {
+    public static let method = "metrics"
+    public typealias Params = NoParams
+    public typealias Response = MetricsResult
 }
 
 // MARK: - params

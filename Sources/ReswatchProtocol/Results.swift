@@ -162,6 +162,12 @@ public struct RulesListResult: Codable, Sendable {
     }
 }
 
+/// `metrics`.
+public struct MetricsResult: Codable, Sendable {
+    public var text: String
+    public init(text: String) { self.text = text }
+}
+
 /// An empty `{}` result (`unsubscribe`, `shutdown`).
 public struct EmptyResult: Codable, Sendable {
     public init() {}

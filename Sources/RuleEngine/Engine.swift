@@ -41,6 +41,9 @@ public final class Engine {
     private var delta = DeltaAccumulator()
     /// Total evaluations run since creation (tests use it to prove incrementality).
     public private(set) var evaluationsRun = 0
+    /// Evaluations run and time spent, per rule (by its module entry, `LoadedRule.source`): the
+    /// daemon's metrics. Kept only when `incremental` (a one-shot check does not pay for it).
+    public private(set) var ruleStats: [String: RuleStat] = [:]
     /// Diagnostics per severity, kept from each delta (no need to build the full list to count).
     public private(set) var severityCounts: [Severity: Int] = [:]
 
@@ -153,6 +156,7 @@ public final class Engine {
     public var fileCount: Int { tree.files.count }
 
     /// What the rules in force in each project (base set and the project's own modules) report.
+    var projectRuleSets: [RuleSet] { projects.values.map(\.rules) }
     public var projectRuleInfos: [RuleInfo] { projects.values.flatMap { $0.rules.allRuleInfos } }
 
     // MARK: - internals
@@ -420,6 +424,7 @@ public final class Engine {
             work.append(Work(key: key, plan: plan, context: contextBase[dir]! + state.contextIndex(for: key.subject.path)))
         }
         let results = Mutex([(EvalKey, EvalRecord)]())
+        let timings = Mutex([Int: RuleStat]())
         let snapshot = tree
         let index = subjects.byProject
         let facts = self.facts
@@ -435,6 +440,7 @@ public final class Engine {
         let runBatch: @Sendable (Int) -> Void = { b in
             var local: [(EvalKey, EvalRecord)] = []
             local.reserveCapacity(batchSize)
+            var localTimes: [Int: RuleStat] = [:]
             for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
                 let w = items[i]
                 // A folder that cannot be read is io.unreadable (the scan reports it); what is in it
@@ -448,7 +454,13 @@ public final class Engine {
                 let ctx = EvaluationContext(
                     root: root, subject: w.key.subject, project: contextsUsed[w.context], ruleSource: plan.rule.source, tree: snapshot,
                     facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: plan.allowed)
-                plan.rule.rule.evaluate(w.key.subject, in: ctx)
+                if keepInputs {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    plan.rule.rule.evaluate(w.key.subject, in: ctx)
+                    localTimes[w.plan, default: RuleStat()].add(nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
+                } else {
+                    plan.rule.rule.evaluate(w.key.subject, in: ctx)
+                }
                 var inputs: Set<EvaluationInput> = []
                 if keepInputs {
                     inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject.path)
@@ -456,6 +468,7 @@ public final class Engine {
                 local.append((w.key, EvalRecord(inputs: inputs, diagnostics: ctx.diagnostics)))
             }
             results.withLock { $0 += local }
+            if !localTimes.isEmpty { timings.withLock { t in for (k, v) in localTimes { t[k, default: RuleStat()].merge(v) } } }
         }
         // A handful of evaluations (a typical file change) runs inline: handing them to worker
         // threads costs more than it saves.
@@ -464,6 +477,7 @@ public final class Engine {
         } else {
             DispatchQueue.concurrentPerform(iterations: batches, execute: runBatch)
         }
+        for (plan, stat) in timings.withLock({ $0 }) { ruleStats[plansUsed[plan].rule.source, default: RuleStat()].merge(stat) }
         let selfOnly: (EvalKey, EvalRecord) -> Bool = { key, record in
             record.diagnostics.isEmpty && record.inputs.count == 1 && record.inputs.first == .file(key.subject.path)
         }
@@ -499,5 +513,37 @@ final class TreeAccess: ProjectFileAccess {
         inputs.insert(.listing(directory))
         inputs.insert(.file(directory))
         return tree.entries(of: directory)
+    }
+}
+
+/// One rule's evaluations, named by its kind and module entry.
+public struct RuleMetric: Sendable {
+    public let kind: String
+    public let source: String
+    public let stat: RuleStat
+}
+
+extension Engine {
+    /// `ruleStats` with each rule's kind.
+    public var ruleMetrics: [RuleMetric] {
+        var kinds: [String: String] = [:]
+        for r in baseRules.rules { kinds[r.source] = r.kindName }
+        for p in projectRuleSets { for r in p.rules { kinds[r.source] = r.kindName } }
+        return ruleStats.map { RuleMetric(kind: kinds[$0.key] ?? "unknown", source: $0.key, stat: $0.value) }
+    }
+}
+
+/// How often a rule ran and for how long (the daemon's `reswatch_rule_evaluation*` metrics).
+public struct RuleStat: Sendable, Equatable {
+    public var evaluations = 0
+    public var nanoseconds: UInt64 = 0
+    public init() {}
+    mutating func add(nanoseconds n: UInt64) {
+        evaluations += 1
+        nanoseconds &+= n
+    }
+    mutating func merge(_ o: RuleStat) {
+        evaluations += o.evaluations
+        nanoseconds &+= o.nanoseconds
     }
 }

@@ -79,7 +79,11 @@ public struct SocketServerService: Service {
             .childChannelOption(.writeBufferWaterMark, value: mark)
             .childChannelInitializer { channel in
                 let count = clients.opened()
-                channel.closeFuture.whenComplete { _ in clients.closed() }
+                core.clientGauge.opened()
+                channel.closeFuture.whenComplete { _ in
+                    clients.closed()
+                    core.clientGauge.closed()
+                }
                 guard count <= limits.maxClients else {
                     return channel.eventLoop.makeCompletedFuture {
                         if let n = clients.refused() {

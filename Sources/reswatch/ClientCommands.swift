@@ -133,6 +133,13 @@ struct RecheckCommand: ParsableCommand {
     }
 }
 
+struct MetricsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metrics", abstract: "Prints the daemon's Prometheus metrics (text exposition format) once.")
+    @OptionGroup var client: ClientOptions
+    func run() throws { print(try client.call(MetricsRequest.self, NoParams()).text, terminator: "") }
+}
+
 struct ShutdownCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "shutdown", abstract: "Stops the daemon gracefully.")
     @OptionGroup var client: ClientOptions

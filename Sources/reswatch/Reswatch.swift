@@ -15,6 +15,7 @@ struct Reswatch: AsyncParsableCommand {
         subcommands: [
             CheckCommand.self, DaemonCommand.self, StatusCommand.self, DiagnosticsCommand.self, SubscribeCommand.self,
             SyncCommand.self, WatchCommand.self, RecheckCommand.self, ShutdownCommand.self, RulesCommand.self, LSPCommand.self,
+            MetricsCommand.self,
         ]
     )
 

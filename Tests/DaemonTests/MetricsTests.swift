@@ -1,0 +1,61 @@
+import Foundation
+import ReswatchProtocol
+import RuleEngine
+import TestSupport
+import Testing
+
+/// Prometheus metrics: `reswatch metrics` and `--metrics-file`, checked by the real `promtool`
+/// (Debian `prometheus`, installed by `make test`), with hostile root names in the labels.
+@Suite(.serialized) struct MetricsTests {
+    static let promtool = "/usr/bin/promtool"
+
+    func check(_ text: String) throws {
+        let dir = try TempTree()
+        let file = dir.path + "/m.prom"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try runCommand("/bin/sh", ["-c", "\"$0\" check metrics < \"$1\"", Self.promtool, file])
+        #expect(r.status == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "promtool: \(r.stdout) \(r.stderr)\n\(text)")
+    }
+
+    @Test func metricsAreValidAndFollowTheCounts() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.promtool), "promtool: make test installs Debian's prometheus")
+        // A root whose name holds a quote, a backslash and a newline: label values are escaped.
+        let parent = try TempTree()
+        let root = parent.path + "/odd \"name\\ \nroot"
+        try ExampleRunner.write(["A.imageset/Contents.json": .text("{\"images\":[]}")], under: root)
+        let metricsFile = parent.path + "/reswatch.prom"
+        let daemon = try DaemonHarness(roots: [root], arguments: ["--metrics-file", metricsFile])
+
+        let once = try runCommand(Repo.binary, ["metrics", "--socket", daemon.socket])
+        #expect(once.status == 0, "\(once.stderr)")
+        try check(once.stdout)
+        for family in [
+            "reswatch_findings", "reswatch_files", "reswatch_root_state", "reswatch_watches", "reswatch_rescans_total",
+            "reswatch_queue_depth", "reswatch_batch_duration_seconds", "reswatch_rule_evaluations_total",
+            "reswatch_rule_evaluation_seconds_total", "reswatch_exec_rule_failures", "reswatch_clients", "reswatch_rule_module_errors",
+        ] {
+            #expect(once.stdout.contains("# TYPE \(family) "), "\(family) is exported")
+        }
+        let label =
+            "root=\""
+            + root.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+        #expect(once.stdout.contains("reswatch_findings{\(label),severity=\"error\"} 0"))
+        #expect(once.stdout.contains("reswatch_clients 1"), "the metrics call's own connection")
+
+        try ExampleRunner.write(["A.imageset/Contents.json": .text("{ broken")], under: root)
+        try daemon.sync()
+        let deadline = Date().addingTimeInterval(10)
+        var written = ""
+        while Date() < deadline {
+            written = (try? String(contentsOfFile: metricsFile, encoding: .utf8)) ?? ""
+            if written.contains("reswatch_findings{\(label),severity=\"error\"} 1") { break }
+            usleep(50_000)
+        }
+        #expect(written.contains("reswatch_findings{\(label),severity=\"error\"} 1"), "the file follows the counts:\n\(written)")
+        #expect(written.contains("reswatch_batch_duration_seconds_count "))
+        try check(written)
+        let mode = try FileSystem.status(metricsFile).mode & 0o777
+        #expect(mode == 0o644, "node_exporter (another user) reads it")
+    }
+}
