@@ -123,7 +123,9 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "ReswatchProtocol", "RuleKinds"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ReswatchProtocol", "TestSupport"]),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: ["Daemon", "ReswatchProtocol", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SocketServerTests", dependencies: ["SocketServer", "ReswatchProtocol"]),
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "ReswatchProtocol", "TestSupport"], exclude: ["Neovim"]),

@@ -22,6 +22,9 @@ public struct DaemonConfiguration: Sendable {
     /// Image facts kept in memory per root (parsed plists/Contents.json: an eighth of it). Past it,
     /// files are read again when a rule needs them; memory stays flat as trees grow.
     public var factsCacheEntries = 4096
+    /// Log every finding added and removed (with rule, path and root as fields): set under
+    /// journald, where they are queryable (`journalctl RESWATCH_RULE=…`).
+    public var logFindings = false
     /// Subscriber queue bound (bytes waiting to be written) before the queue is dropped for a resync.
     public var subscriberQueueBytes = 1 << 20
     /// Connections served at once; past it a new client gets an error reply and is closed.

@@ -226,6 +226,12 @@ public actor DaemonCore {
         scheduleMetricsWrite()
         for d in delta.added { eventLog?.write("diagnostic.added", Self.logFields(d)) }
         for d in delta.removed { eventLog?.write("diagnostic.removed", Self.logFields(d)) }
+        if configuration.logFindings {
+            for d in delta.added {
+                logger.log(level: Self.level(d.severity), "\(d.path): \(d.message)", metadata: Self.journalFields(d, "added"))
+            }
+            for d in delta.removed { logger.info("fixed: \(d.path): \(d.message)", metadata: Self.journalFields(d, "removed")) }
+        }
         if startup.contains(.announced) && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }
     }
 
@@ -235,6 +241,24 @@ public actor DaemonCore {
         scheduleMetricsWrite()
         guard !subscribers.isEmpty else { return }
         subscribers.broadcast(RPCEncoder.notification(.statusChanged, status()))
+    }
+
+    /// A finding is not a fault of the daemon: an error finding is logged as a warning.
+    static func level(_ s: Severity) -> Logger.Level {
+        switch s {
+        case .error: .warning
+        case .warning: .notice
+        case .info: .info
+        }
+    }
+
+    static func journalFields(_ d: Diagnostic, _ event: String) -> Logger.Metadata {
+        var f: Logger.Metadata = [
+            "rule": "\(d.rule)", "severity": "\(d.severity.rawValue)", "root": "\(d.root)", "path": "\(d.path)", "event": "\(event)",
+        ]
+        if let c = d.code { f["code"] = "\(c)" }
+        if let l = d.line { f["line"] = "\(l)" }
+        return f
     }
 
     static func logFields(_ d: Diagnostic) -> [String: JSONValue] {

@@ -64,6 +64,13 @@ public enum FileSystem {
         return FileStatus(st)
     }
 
+    /// `fstat` of an open descriptor (2: where stderr goes).
+    public static func descriptorStatus(_ fd: Int32) throws(SystemError) -> FileStatus {
+        var st = stat()
+        _ = try retryingEINTR("fstat", "descriptor \(fd)") { fstat(fd, &st) }
+        return FileStatus(st)
+    }
+
     /// `stat`, following links.
     public static func statusFollowingLinks(_ path: String) throws(SystemError) -> FileStatus {
         var st = stat()

@@ -94,7 +94,13 @@ struct DaemonCommand: AsyncParsableCommand {
         }
 
         let level: Logger.Level = verbose ? .debug : .info
-        let logger = Logger(label: "reswatch") { ConsoleLogHandler(label: $0, level: level) }
+        // Under journald: structured entries (a finding's rule, path and root are fields); else stderr.
+        let journal = JournalLogHandler.socket(environment: env)
+        let logger = Logger(label: "reswatch") { label -> any LogHandler in
+            if let journal { return JournalLogHandler(label: label, level: level, socket: journal) }
+            return ConsoleLogHandler(label: label, level: level)
+        }
+        configuration.logFindings = journal != nil
         let activated: SocketActivation.Listener?
         do { activated = try SocketActivation.listener(environment: env) } catch {
             FileHandle.standardError.write(Data("reswatch: socket activation: \(error)\n".utf8))
