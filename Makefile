@@ -150,7 +150,7 @@ bench: bench-deps release
 # over 10 s or 2 GB of memory stops the run and leaves the input in .build/fuzz/crashes:
 # replay it with `.build/debug/reswatch-fuzz TARGET FILE`, fix, and add it to the corpus as regress-*.
 FUZZ_SECONDS ?= 75
-FUZZ_TARGETS := png plist pbxproj contents yaml xcodegen rules rpc check
+FUZZ_TARGETS := png plist pbxproj contents yaml xcodegen rules rpc check lsp
 FUZZ_BUILD   := .build/fuzz
 FUZZER_LIB    = $(shell find "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/../lib/clang" -name 'libclang_rt.fuzzer_no_main-$(ARCH).a' 2>/dev/null | head -1)
 

@@ -65,6 +65,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         // What a status bar shows (waybar, i3bar, polybar, tmux, templates) and `status --follow`.
@@ -101,7 +102,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "ReswatchProtocol", "SocketServer",
+                "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "ReswatchProtocol", "SocketServer", "LanguageServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]

@@ -1,4 +1,5 @@
 import ImageFacts
+import LanguageServer
 import NIOCore
 import NIOEmbedded
 import ProjectModel
@@ -38,6 +39,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The whole `check` path: the first byte picks which file of a small app the rest becomes
     /// (`CheckTree.files`), then the shipped rules run over the tree.
     case check
+    /// `reswatch lsp`'s input: Content-Length framing, the messages, their URIs, and the
+    /// Contents.json scanner of the quick fixes.
+    case lsp
 
     public func run(_ data: [UInt8]) -> FuzzOutcome {
         switch self {
@@ -50,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .rules: Self.rules(data)
         case .rpc: Self.rpc(data)
         case .check: CheckTree.shared.run(data)
+        case .lsp: LanguageServerFuzz.exercise(data).map { .rejected($0) } ?? .accepted
         }
     }
 
