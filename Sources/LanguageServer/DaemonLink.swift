@@ -19,47 +19,67 @@ final class DaemonLink: @unchecked Sendable {
     let socket: String
     let events: AsyncStream<DaemonEvent>
     private let continuation: AsyncStream<DaemonEvent>.Continuation
-    // Guarded by `lock`: folders to add, set from the server's actor, read on the link's thread.
+    // Guarded by `lock`, set from the server's actor, read on the link's thread: every workspace
+    // folder (added again after a reconnect: a restarted daemon knows none of them), and those
+    // added since the link last looked.
     private let lock = NSLock()
-    private var pendingFolders: [String] = []
+    private var folders: [String] = []
+    private var added: [String] = []
 
     init(socket: String) {
         self.socket = socket
         (events, continuation) = AsyncStream.makeStream(of: DaemonEvent.self)
     }
 
-    /// Folders to watch (roots the daemon does not cover yet are added).
-    func watch(_ folders: [String]) {
-        lock.withLock { pendingFolders += folders }
+    /// The workspace folders changed: roots the daemon does not cover yet are added. Removed
+    /// folders are not unwatched (the daemon may serve other editors), only no longer re-added.
+    func update(added new: [String], removed: Set<String>) {
+        lock.withLock {
+            folders = folders.filter { !removed.contains($0) } + new.filter { !folders.contains($0) }
+            added += new
+        }
     }
 
     /// Connects (the daemon must answer), adds the folders, subscribes; then reads notifications
     /// until the connection ends.
-    func start(folders: [String]) {
-        let thread = Thread { [self] in run(folders: folders) }
+    func start(folders initial: [String]) {
+        lock.withLock { folders = initial }
+        let thread = Thread { [self] in run() }
         thread.name = "rw-lsp-daemon"
         thread.start()
     }
 
-    /// Reconnects every 2 s after the connection is lost (a restarted daemon is picked up).
-    private func run(folders: [String]) {
+    /// Reconnects every 2 s after the connection is lost (a restarted daemon is picked up). The
+    /// loss is said once, not at every failed attempt.
+    private func run() {
+        var connected = true  // the server checked that the daemon answers before starting the link
         while true {
-            connectAndRead(folders: folders)
+            switch connectAndRead() {
+            case .none: connected = true
+            case .some(let reason):
+                if connected { continuation.yield(.lost(reason)) }
+                connected = false
+            }
             Thread.sleep(forTimeInterval: 2)
         }
     }
 
-    private func connectAndRead(folders: [String]) {
+    /// Returns why the connection ended, or could not be made.
+    private func connectAndRead() -> String? {
         do throws(ClientError) {
             let client = try ReswatchClient(path: socket)
             let adder = try ReswatchClient(path: socket)  // watch/add waits for a scan: not on the reading connection
             let snapshot = try client.call(SubscribeRequest.self, SeverityParams(minimumSeverity: .info))
             continuation.yield(.snapshot(snapshot.diagnostics))
-            add(folders, with: adder)
+            let all = lock.withLock { () -> [String] in
+                added = []
+                return folders
+            }
+            add(all, with: adder)
             while true {
                 let more = lock.withLock { () -> [String] in
-                    defer { pendingFolders = [] }
-                    return pendingFolders
+                    defer { added = [] }
+                    return added
                 }
                 if !more.isEmpty { add(more, with: adder) }
                 for message in client.drainNotifications() { forward(message) }
@@ -67,7 +87,7 @@ final class DaemonLink: @unchecked Sendable {
                 forward(message)
             }
         } catch {
-            continuation.yield(.lost(error.description))
+            return error.description
         }
     }
 

@@ -91,7 +91,7 @@ public actor LanguageServer {
             let added = (event?["added"]?.array ?? []).compactMap { $0["uri"]?.string.flatMap(DocumentURI.path(of:)) }
             let removed = Set((event?["removed"]?.array ?? []).compactMap { $0["uri"]?.string.flatMap(DocumentURI.path(of:)) })
             folders = folders.filter { !removed.contains($0) } + added.filter { !folders.contains($0) }
-            link?.watch(added)
+            link?.update(added: added, removed: removed)
             let stale = findings.keys.filter { !inFolders($0) }
             for file in stale { findings[file] = nil }
             publish(Set(stale).union(published.filter { !inFolders($0) }))

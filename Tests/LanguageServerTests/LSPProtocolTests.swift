@@ -151,4 +151,40 @@ import Testing
         #expect(actions.first?["kind"]?.string == "quickfix")
         #expect(actions.first?["edit"]?["changes"]?["file://" + tree.path + "/" + Self.set + "/Contents.json"]?.array?.count == 1)
     }
+
+    /// The daemon goes away: the editor is told once and the findings are cleared (not left
+    /// standing as if current); a new daemon at the socket knows no roots, so the folders are
+    /// added again and the findings come back.
+    @Test func aLostDaemonIsSaidAndAReplacementIsFollowed() throws {
+        let tree = try Self.project()
+        let dir = try TempTree()
+        let socket = dir.path + "/d.sock"
+        var daemon = try DaemonHarness(roots: [], socket: socket)
+        let lsp = try LSPClient(arguments: ["--socket", socket, "--no-start-daemon"])
+        let added = try Self.project()
+        _ = lsp.start(folders: [tree.path])
+        let icon = tree.path + "/" + Self.set + "/icon.png"
+        let addedIcon = added.path + "/" + Self.set + "/icon.png"
+        #expect(lsp.wait { Self.isPublish($0, icon) }?["params"]?["diagnostics"]?.array?.isEmpty == false)
+        lsp.notify(
+            "workspace/didChangeWorkspaceFolders",
+            .object([
+                "event": .object([
+                    "added": .array([.object(["uri": .string("file://" + added.path), "name": .string("b")])]), "removed": .array([]),
+                ])
+            ]))
+        #expect(lsp.wait { Self.isPublish($0, addedIcon) } != nil, "a folder added later is watched")
+
+        #expect(daemon.stop() == 0)
+        let lost = lsp.wait { $0["method"]?.string == "window/showMessage" }
+        #expect(lost?["params"]?["type"]?.int == 1 && lost?["params"]?["message"]?.string?.contains("lost the daemon") == true)
+        #expect(lsp.wait { Self.isPublish($0, icon) }?["params"]?["diagnostics"]?.array?.isEmpty == true, "cleared while lost")
+
+        daemon = try DaemonHarness(roots: [], socket: socket)
+        let back = lsp.wait(timeoutSeconds: 30) { Self.isPublish($0, addedIcon) && $0["params"]?["diagnostics"]?.array?.isEmpty == false }
+        #expect(back != nil, "both folders are added to the new daemon, the later one too")
+        #expect(try daemon.call("watch/list")["roots"]?.array?.count == 2)
+        let messages = lsp.seen.filter { $0["method"]?.string == "window/showMessage" }
+        #expect(messages.count == 1, "the loss is said once, not at every reconnect attempt: \(messages)")
+    }
 }
