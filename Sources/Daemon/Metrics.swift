@@ -150,7 +150,7 @@ extension DaemonCore {
 
     func writeMetrics(_ path: String) {
         metricsWrite = nil
-        do { try FileSystem.writeAtomically(path, Array(metricsText().utf8), mode: 0o644) } catch {
+        do { try FileSystem.writeAtomically(path, Array(metricsText().utf8), mode: 0o644, exactMode: true) } catch {
             logger.error("cannot write the metrics file: \(error)")
         }
     }

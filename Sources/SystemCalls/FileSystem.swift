@@ -213,11 +213,15 @@ public enum FileSystem {
 
     /// Replaces `path` with `bytes` at once (a temporary file beside it, then `rename`): a reader
     /// never sees half a report, and a failed write leaves the old file as it was.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) throws(SystemError) {
+    /// `exactMode`: the file gets `mode` whatever the umask (a file another user must read, such as
+    /// the metrics file under a unit's UMask=0077).
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644, exactMode: Bool = false) throws(SystemError)
+    {
         let temporary = path + ".tmp-\(getpid())"
         let fd = try retryingEINTR("open", temporary) {
             FileName.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
         }
+        if exactMode { _ = fchmod(fd, mode_t(mode)) }
         do throws(SystemError) {
             try writeAll(fd, bytes, path: temporary)
         } catch {

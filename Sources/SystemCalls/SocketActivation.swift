@@ -28,7 +28,7 @@ public enum SocketActivation {
         unsetenv("LISTEN_FDS")
         unsetenv("LISTEN_FDNAMES")
         guard let count = Int32(fdsText), count >= 1, count <= 64 else {
-            throw ActivationError(description: "LISTEN_FDS=\(fdsText): systemd passed no socket")
+            throw ActivationError(description: "LISTEN_FDS=\(fdsText.prefix(32)): expected 1…64 descriptors from systemd")
         }
         let names = environment["LISTEN_FDNAMES"]?.split(separator: ":", omittingEmptySubsequences: false).map(String.init) ?? []
         let index = names.firstIndex(of: "reswatch").map { Int32($0) } ?? 0

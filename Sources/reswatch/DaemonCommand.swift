@@ -66,6 +66,13 @@ struct DaemonCommand: AsyncParsableCommand {
         if let socketGroup { configuration.socketGroup = socketGroup }
         if let adminGroup { configuration.adminGroup = adminGroup }
         if let metricsFile { configuration.metricsFile = FileSystem.absolutePath(metricsFile) }
+        // A metrics file that cannot be written is said now, not found missing by the fleet later.
+        if let path = configuration.metricsFile {
+            do { try FileSystem.writeAtomically(path, [], mode: 0o644, exactMode: true) } catch {
+                FileHandle.standardError.write(Data("reswatch: cannot write the metrics file: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         var policy: AccessPolicy
         do { policy = try Self.policy(configuration) } catch {
             FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))

@@ -58,4 +58,23 @@ import Testing
         let mode = try FileSystem.status(metricsFile).mode & 0o777
         #expect(mode == 0o644, "node_exporter (another user) reads it")
     }
+
+    /// A metrics file that cannot be written stops the daemon at start (exit 2, with the reason);
+    /// one that can is written 0644 even under a umask of 077 (the units' UMask=), for the collector.
+    @Test func anUnwritableMetricsFileIsSaidAtStart() throws {
+        let tree = try TempTree()
+        let bad = try runCommand(
+            Repo.binary, ["daemon", "--socket", tree.path + "/s.sock", "--metrics-file", tree.path + "/no/such/dir/m.prom", tree.path])
+        #expect(bad.status == 2 && bad.stderr.contains("cannot write the metrics file"), "\(bad.stderr)")
+        let file = tree.path + "/m.prom"
+        let started = try runCommand(
+            "/bin/sh",
+            [
+                "-c",
+                "umask 077; \"$0\" daemon --socket \"$1\" --metrics-file \"$2\" \"$3\" & sleep 1.5; \"$0\" shutdown --socket \"$1\"; wait",
+                Repo.binary, tree.path + "/u.sock", file, tree.path,
+            ])
+        #expect(started.status == 0, "\(started.stderr)")
+        #expect(try FileSystem.status(file).mode & 0o777 == 0o644)
+    }
 }
