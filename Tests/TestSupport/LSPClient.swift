@@ -7,7 +7,7 @@ public final class LSPClient {
     public let process = Process()
     let stdin = Pipe()
     let stdout = Pipe()
-    var buffer: [UInt8] = []
+    lazy var reader = PipeReader(stdout.fileHandleForReading.fileDescriptor)
     var nextID = 100
     /// Messages read while waiting for something else.
     public private(set) var seen: [JSONValue] = []
@@ -48,25 +48,13 @@ public final class LSPClient {
 
     /// The next message; nil on timeout or end of output.
     public func read(timeoutSeconds: Double = 20) -> JSONValue? {
-        let fd = stdout.fileHandleForReading.fileDescriptor
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while true {
-            if let message = takeMessage() {
-                seen.append(message)
-                return message
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return nil }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(min(remaining, 1) * 1000)) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = Glibc.read(fd, &chunk, chunk.count)
-            if n <= 0 { return nil }
-            buffer += chunk[..<n]
-        }
+        let message = reader.next(timeoutSeconds: timeoutSeconds, Self.takeMessage)
+        if let message { seen.append(message) }
+        return message
     }
 
-    func takeMessage() -> JSONValue? {
+    /// One Content-Length framed message cut from the front of `buffer`.
+    static func takeMessage(_ buffer: inout [UInt8]) -> JSONValue? {
         let separator = Array("\r\n\r\n".utf8)
         guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
         let header = String(decoding: buffer[..<end], as: UTF8.self)

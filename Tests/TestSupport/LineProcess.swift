@@ -6,7 +6,7 @@ public final class LineProcess {
     public let process = Process()
     let output = Pipe()
     public let input = Pipe()
-    var buffer: [UInt8] = []
+    lazy var reader = PipeReader(output.fileHandleForReading.fileDescriptor)
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -32,22 +32,10 @@ public final class LineProcess {
 
     /// The next line without its newline; nil when none came within the timeout or output ended.
     public func nextLine(timeoutSeconds: Double = 20) -> String? {
-        let fd = output.fileHandleForReading.fileDescriptor
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return nil }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(min(remaining, 1) * 1000)) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = read(fd, &chunk, chunk.count)
-            if n <= 0 { return nil }
-            buffer += chunk[..<n]
+        reader.next(timeoutSeconds: timeoutSeconds) { buffer in
+            guard let nl = buffer.firstIndex(of: 0x0A) else { return nil }
+            defer { buffer.removeSubrange(...nl) }
+            return String(decoding: buffer[..<nl], as: UTF8.self)
         }
     }
 
@@ -90,4 +78,29 @@ public struct DetachedProcess {
     }
 
     public func kill() { _ = Glibc.kill(pid, SIGKILL) }
+}
+
+/// Reads a pipe as it fills and hands out whole messages (a line, a framed LSP message): each
+/// `next` waits at most its timeout.
+final class PipeReader {
+    let fd: Int32
+    var buffer: [UInt8] = []
+
+    init(_ fd: Int32) { self.fd = fd }
+
+    /// The next message `take` can cut from the front of the buffer; nil on timeout or end of output.
+    func next<T>(timeoutSeconds: Double, _ take: (inout [UInt8]) -> T?) -> T? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            if let message = take(&buffer) { return message }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(min(remaining, 1) * 1000)) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return nil }
+            buffer += chunk[..<n]
+        }
+    }
 }
