@@ -30,6 +30,9 @@ import Testing
         #expect(Self.states[0].percentage == 100 && Self.states[6].percentage == 0 && Self.states[6].text == "down")
         #expect(Self.states[4].tooltip.contains("inotify watch limit reached"), "the tooltip says why a root is degraded")
         #expect(Self.states[5].tooltip.contains("rule module error"), "a module that did not load is never a quiet ok")
+        let nothing = BarState(
+            StatusResult(roots: [], generation: 0, uptimeSeconds: 1, ruleErrors: [], watches: 0, settleMilliseconds: 20, socket: "/s"))
+        #expect(nothing.level == .degraded && nothing.tooltip.contains("no roots watched"), "a daemon watching nothing is not ok")
     }
 
     /// waybar's custom module, `return-type: json`: an object with text, tooltip, class and
