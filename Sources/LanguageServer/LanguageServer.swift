@@ -127,7 +127,15 @@ public actor LanguageServer {
             showMessage(
                 2, "reswatch: no workspace folder was given, so no file is checked. Open a folder (or a project) instead of a lone file.")
         }
-        if (try? ReswatchClient(path: options.socket)) == nil {
+        do throws(ClientError) { _ = try ReswatchClient(path: options.socket) } catch {
+            // A daemon is there but this user may not use it, or it cannot be trusted: starting
+            // another would not help; say why.
+            switch error {
+            case .accessDenied, .untrusted:
+                showMessage(1, "reswatch: \(error) Nothing is checked.")
+                return
+            default: break
+            }
             guard let start = options.startDaemon else {
                 showMessage(
                     1,

@@ -187,4 +187,23 @@ import Testing
         let messages = lsp.seen.filter { $0["method"]?.string == "window/showMessage" }
         #expect(messages.count == 1, "the loss is said once, not at every reconnect attempt: \(messages)")
     }
+
+    /// A socket this user may not open: the editor is told so (not "no daemon"), and no second
+    /// daemon is started over it.
+    @Test(.enabled(if: getuid() == 0, "needs root to run the language server as another user"))
+    func aSocketThisUserMayNotOpenIsSaid() throws {
+        let dir = try TempTree()
+        chmod(dir.path, 0o755)
+        let socket = dir.path + "/d.sock"
+        let daemon = try DaemonHarness(roots: [], socket: socket)
+        chmod(socket, 0o600)
+        let tree = try Self.project()
+        chmod(tree.path, 0o755)
+        let lsp = try LSPClient(
+            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"], arguments: ["--socket", socket])
+        _ = lsp.start(folders: [tree.path])
+        let message = lsp.wait { $0["method"]?.string == "window/showMessage" }?["params"]?["message"]?.string ?? ""
+        #expect(message.contains("not allowed to use this daemon's socket") && message.contains("Nothing is checked"), "\(message)")
+        #expect(try daemon.call("watch/list")["roots"]?.array?.isEmpty == true, "the daemon there carries on untouched")
+    }
 }

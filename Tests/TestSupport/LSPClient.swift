@@ -12,9 +12,11 @@ public final class LSPClient {
     /// Messages read while waiting for something else.
     public private(set) var seen: [JSONValue] = []
 
-    public init(arguments: [String], environment: [String: String]? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: Repo.binary)
-        process.arguments = ["lsp"] + arguments
+    /// `launcher`: a command that runs the server (setpriv, to be another user).
+    public init(launcher: [String] = [], arguments: [String], environment: [String: String]? = nil) throws {
+        let command = launcher + [Repo.binary, "lsp"] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         if let environment { process.environment = environment }
         process.standardInput = stdin
         process.standardOutput = stdout
