@@ -18,11 +18,16 @@ import Testing
         // Not Foundation's Process: the activator execs the daemon later, which Process mistakes for an exit.
         let process = try DetachedProcess([Self.activate, "--listen=" + socket, "--fdname=reswatch", Repo.binary, "daemon", tree.path])
         defer { process.kill() }
-        let deadline = Date().addingTimeInterval(10)
-        while (try? FileSystem.status(socket)) == nil && Date() < deadline { usleep(20_000) }
-
-        // Nothing runs yet but the activator; this connection starts the daemon.
-        let client = try ReswatchClient(path: socket)
+        // The socket file appears at bind(), before listen(): a refused connect starts nothing, so
+        // retry until one is accepted. Nothing runs yet but the activator; that connection starts
+        // the daemon.
+        let deadline = Date().addingTimeInterval(20)
+        var accepted: ReswatchClient?
+        while accepted == nil && Date() < deadline {
+            accepted = try? ReswatchClient(path: socket)
+            if accepted == nil { usleep(20_000) }
+        }
+        let client = try #require(accepted, "systemd-socket-activate never listened at \(socket)")
         let status = try client.call(StatusRequest.self, timeoutMilliseconds: 30_000)
         #expect(status.socket == socket, "the daemon knows the socket it was given")
         #expect(status.roots.map(\.path) == [tree.path])
