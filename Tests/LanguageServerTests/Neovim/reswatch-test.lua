@@ -23,7 +23,9 @@ local function findings(path)
 end
 
 local broken = vim.env.RW_BROKEN
-local received = vim.wait(20000, function() return #findings(broken) > 0 end, 50)
+local expected = tonumber(vim.env.RW_EXPECTED)
+-- Files are published one by one: wait for all of them, not only the broken icon's.
+local received = vim.wait(20000, function() return #findings(broken) > 0 and #vim.diagnostic.get() >= expected end, 50)
 log("received " .. tostring(received))
 for _, d in ipairs(findings(broken)) do
   local lsp = (d.user_data or {}).lsp or {}
