@@ -125,7 +125,7 @@ public struct CheckReport: Sendable, Encodable {
             }
             unapplied += inScope.count { $0.rule == EngineRules.configInvalid.id && $0.severity == .error }
             diagnostics += inScope.filter { $0.severity >= minimumSeverity }
-            files += parts.isEmpty ? engine.fileCount : engine.tree.files.keys.count(where: wanted)
+            files += parts.isEmpty ? engine.fileCount : engine.tree.filePaths.count(where: wanted)
             for e in engine.ruleErrors where !errors.contains(e) { errors.append(e) }
         }
         diagnostics.sort(by: Diagnostic.stableOrder)

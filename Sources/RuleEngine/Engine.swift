@@ -98,28 +98,21 @@ public final class Engine {
     /// Re-lists and re-stats everything (after an inotify overflow); only real differences re-run.
     @discardableResult
     public func rescan() -> DiagnosticDelta {
-        let oldFiles = tree.files
-        let oldDirs = Set(tree.directories.keys).union(tree.unreadable.keys)
-        var fresh = ResourceTree(root: root, excludes: tree.excludes)
-        _ = fresh.scanAll()
+        // Every directory is re-listed and every file re-stat'ed in place (ids of unchanged paths
+        // stay, so the subject index stays valid); only real differences reach the change.
         var change = ResourceTree.Change()
-        for (path, status) in fresh.files {
-            if let old = oldFiles[path] {
-                if old != status { change.modified.append(path) }
-            } else {
-                change.added.append(path)
-                change.listings.insert(RelativePath.parent(path))
+        var level: [String] = [""]
+        while !level.isEmpty {
+            var next: [String] = []
+            for dir in level where tree.isDirectory(dir) {
+                change.merge(tree.refresh(dir))
+                if case .success(let entries) = tree.entries(of: dir) {
+                    for e in entries where e.isDirectory { next.append(RelativePath.join(dir, e.name)) }
+                }
             }
+            level = next
         }
-        for path in oldFiles.keys where fresh.files[path] == nil {
-            change.removed.append(path)
-            change.listings.insert(RelativePath.parent(path))
-        }
-        let newDirs = Set(fresh.directories.keys).union(fresh.unreadable.keys)
-        for d in newDirs.subtracting(oldDirs) { change.added.append(d); change.listings.insert(RelativePath.parent(d)) }
-        for d in oldDirs.subtracting(newDirs) { change.removed.append(d); change.listings.insert(RelativePath.parent(d)) }
-        for d in newDirs.intersection(oldDirs) where fresh.directories[d] != tree.directories[d] { change.listings.insert(d) }
-        tree = fresh
+        tree.finishBatch()
         return process(change, touched: [])
     }
 
@@ -153,7 +146,7 @@ public final class Engine {
         return (baseRules.errors + projects.values.flatMap { $0.rules.errors }).filter { seen.insert($0).inserted }
     }
 
-    public var fileCount: Int { tree.files.count }
+    public var fileCount: Int { tree.fileCount }
 
     /// What the rules in force in each project (base set and the project's own modules) report.
     var projectRuleSets: [RuleSet] { projects.values.map(\.rules) }
@@ -176,7 +169,7 @@ public final class Engine {
         for p in change.added + change.removed + change.modified { changed.insert(.file(p)) }
         // A path reported as changed is re-validated even if its stat looks the same: kernel
         // timestamps are coarse (jiffies), so two same-size writes a few ms apart can share a key.
-        for p in touched where tree.files[p] != nil {
+        for p in touched where tree.isFile(p) {
             changed.insert(.file(p))
             facts.forget(tree.absolute(p))
             parsed.forget(tree.absolute(p))
@@ -200,10 +193,10 @@ public final class Engine {
             } else {
                 // O(change): only the added and removed paths' subjects move.
                 var affectedProjects = Set<String>()
-                for p in change.removed { affectedProjects.formUnion(removeSubjects(at: p)) }
+                for node in change.removedNodes { affectedProjects.formUnion(subjects.unsetAll(node, tree: tree)) }
                 for p in change.added { affectedProjects.formUnion(addSubjects(at: p)) }
                 for project in affectedProjects { updateProjectSubject(project) }
-                if !change.listings.isDisjoint(with: tree.unreadable.keys) || !scanDiagnostics.isEmpty { refreshScanDiagnostics() }
+                if change.listings.contains(where: tree.isUnreadable) || !scanDiagnostics.isEmpty { refreshScanDiagnostics() }
             }
             for (subject, old, new) in subjects.changes {
                 if let old {
@@ -217,17 +210,20 @@ public final class Engine {
             }
         }
         // Contexts whose own inputs changed.
-        for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || subjects.byProject[dir] == nil {
-            if subjects.byProject[dir] == nil {
+        for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || !subjects.hasMembers(dir, in: tree) {
+            if !subjects.hasMembers(dir, in: tree) {
                 delta.drop(projects.removeValue(forKey: dir)?.diagnostics ?? [])
-                for key in store.keys where subjects[key.subject] == nil || subjects[key.subject] == dir { drop(key) }
+                for key in store.keys {
+                    let project = subjects.project(of: key.subject, in: tree)
+                    if project == nil || project == dir { drop(key) }
+                }
                 continue
             }
             let fresh = resolveProject(dir)
             if fresh.contexts != state.contexts || fresh.rules.rules.map(\.source) != state.rules.rules.map(\.source)
                 || fresh.rules.errors != state.rules.errors
             {
-                for key in store.keys where subjects[key.subject] == dir { drop(key) }
+                for key in store.keys where subjects.project(of: key.subject, in: tree) == dir { drop(key) }
                 rescoped.insert(dir)
             }
             delta.drop(state.diagnostics)
@@ -241,9 +237,10 @@ public final class Engine {
             if case .file(let p) = input {
                 // A listed folder stands for the files read in it (EvaluationStore.compacted).
                 dirty.formUnion(store.readers(of: .listing(RelativePath.parent(p))))
-                for kind in [SubjectKind.image, .infoPlist, .assetSet] {
-                    let subject = Subject(kind, p)
-                    if let project = subjects[subject] { dirty.formUnion(evalKeys(subject, project: project)) }
+                if let node = tree.node(p) {
+                    for kind in [SubjectKind.image, .infoPlist, .assetSet] {
+                        if let project = subjects.project(of: kind, node) { dirty.formUnion(evalKeys(Subject(kind, p), project: project)) }
+                    }
                 }
             }
         }
@@ -252,10 +249,12 @@ public final class Engine {
             for key in allEvalKeys() where !store.contains(key) { dirty.insert(key) }
         } else {
             for dir in rescoped {
-                for subject in subjects.byProject[dir] ?? [] { dirty.formUnion(evalKeys(subject, project: dir)) }
+                for subject in subjects.subjects(inProject: dir, tree: tree) { dirty.formUnion(evalKeys(subject, project: dir)) }
             }
         }
         let run = evaluate(dirty)
+        // Nothing refers to the removed nodes any more: their ids may be reused.
+        tree.reclaim(change.removedNodes)
         return endDelta(evaluationsRun: run)
     }
 
@@ -270,10 +269,21 @@ public final class Engine {
 
     private func allEvalKeys() -> [EvalKey] {
         var keys: [EvalKey] = []
-        for (subject, dir) in subjects.projectOf {
-            let rules = projectState(dir).rules
-            for r in rules.rules where r.rule.subjectKinds.contains(subject.kind) && r.rule.applies(to: subject) {
-                keys.append(EvalKey(rule: r.source, subject: subject))
+        keys.reserveCapacity(subjects.count)
+        var rulesOf: [String: RuleSet] = [:]
+        subjects.forEach { kind, node, dir in
+            let rules: RuleSet
+            if let r = rulesOf[dir] {
+                rules = r
+            } else {
+                rules = projectState(dir).rules
+                rulesOf[dir] = rules
+            }
+            var subject: Subject?
+            for r in rules.rules where r.rule.subjectKinds.contains(kind) {
+                let s = subject ?? Subject(kind, tree.path(of: node))
+                subject = s
+                if r.rule.applies(to: s) { keys.append(EvalKey(rule: r.source, subject: s)) }
             }
         }
         return keys
@@ -281,7 +291,7 @@ public final class Engine {
 
     /// The evaluations of one subject under a project's rules.
     private func evalKeys(_ subject: Subject, project: String) -> [EvalKey] {
-        let rules = projects[project]?.rules ?? (subjects.byProject[project] == nil ? baseRules : projectState(project).rules)
+        let rules = projects[project]?.rules ?? (!subjects.hasMembers(project, in: tree) ? baseRules : projectState(project).rules)
         return rules.rules.filter { $0.rule.subjectKinds.contains(subject.kind) && $0.rule.applies(to: subject) }
             .map { EvalKey(rule: $0.source, subject: subject) }
     }
@@ -300,7 +310,7 @@ public final class Engine {
     }
 
     private func resolveProject(_ dir: String) -> ProjectState {
-        let infoPlists = (subjects.byProject[dir] ?? []).filter { $0.kind == .infoPlist }.map(\.path).sorted()
+        let infoPlists = subjects.subjects(.infoPlist, inProject: dir, tree: tree).map(\.path)
         return ProjectResolver(
             root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec
         ).resolve(dir)
@@ -308,64 +318,67 @@ public final class Engine {
 
     private func rebuildSubjects() {
         projectIndex = ProjectIndex(tree: tree)
-        let before = subjects.projectOf
+        let before = subjects.snapshot(tree: tree)
         subjects.removeAll()
+        var projectNodes: [String: ResourceTree.NodeID] = [:]
+        let tree = self.tree
+        let projectIndex = self.projectIndex
+        func projectNode(_ dir: String) -> ResourceTree.NodeID? {
+            if let n = projectNodes[dir] { return n }
+            let n = tree.node(dir)
+            projectNodes[dir] = n
+            return n
+        }
         // One pass over the listings: each directory's project and set-ness is computed once.
-        for (dir, entries) in tree.directories where !Self.isModuleDirectory(dir) {
-            let project = projectIndex.project(containing: dir)
-            let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(dir)) != nil
-            for e in entries {
-                let path = tree.interned(RelativePath.join(dir, e.name))
-                guard let s = SubjectClassifier.subject(path: path, name: e.name, isDirectory: e.isDirectory, parentIsAssetSet: parentIsSet)
+        tree.forEachDirectory { dir, children in
+            let dirPath = tree.path(of: dir)
+            guard !Self.isModuleDirectory(dirPath) else { return }
+            let project = projectIndex.project(containing: dirPath)
+            let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: tree.name(of: dir)) != nil
+            for child in children where tree.isLive(child) {
+                let isDirectory = tree.isDirectory(node: child)
+                let name = tree.name(of: child)
+                guard let kind = SubjectClassifier.kind(name: name, isDirectory: isDirectory, parentIsAssetSet: parentIsSet),
+                    let p = projectNode(isDirectory ? projectIndex.project(containing: RelativePath.join(dirPath, name)) : project)
                 else { continue }
-                setSubject(s, e.isDirectory ? projectIndex.project(containing: path) : project, recording: false)
+                subjects.set(kind, child, project: p, tree: tree, recording: false)
             }
         }
         var dirs = projectIndex.directories
-        dirs.formUnion(subjects.byProject.keys)
+        subjects.forEach { kind, _, project in if kind != .project { dirs.insert(project) } }
         for d in dirs { updateProjectSubject(d, recording: false) }
         refreshScanDiagnostics()
-        for (s, old) in before where subjects[s] != old { subjects.changes.append((s, old, subjects[s])) }
-        for (s, new) in subjects.projectOf where before[s] == nil { subjects.changes.append((s, nil, new)) }
-        for key in store.keys where subjects[key.subject] == nil { drop(key) }
+        let after = subjects.snapshot(tree: tree)
+        for (s, old) in before where after[s] != old { subjects.changes.append((s, old, after[s])) }
+        for (s, new) in after where before[s] == nil { subjects.changes.append((s, nil, new)) }
+        for key in store.keys where after[key.subject] == nil { drop(key) }
     }
 
-    private func setSubject(_ s: Subject, _ project: String, recording: Bool = true) { subjects.set(s, project, recording: recording) }
-
-    private func unsetSubject(_ s: Subject) -> String? { subjects.unset(s, recording: true) }
-
-    /// Adds the subjects a new path is; returns the projects touched.
+    /// Adds the subject a new path is; returns the projects touched.
     private func addSubjects(at path: String) -> Set<String> {
-        let dir = tree.isDirectory(path)
-        guard tree.contains(path), !Self.isModuleDirectory(RelativePath.parent(path)) else { return [] }
-        var touched = Set<String>()
-        for s in SubjectClassifier.subjects(for: path, isDirectory: dir) {
-            let project = projectIndex.project(containing: dir ? path : RelativePath.parent(path))
-            setSubject(s, project)
-            touched.insert(project)
-        }
-        return touched
-    }
-
-    /// Removes the subjects a vanished path was; returns the projects touched.
-    private func removeSubjects(at path: String) -> Set<String> {
-        var touched = Set<String>()
-        for kind in SubjectKind.allCases where kind != .project {
-            if let old = unsetSubject(Subject(kind, path)) { touched.insert(old) }
-        }
-        return touched
+        guard let node = tree.node(path), !Self.isModuleDirectory(RelativePath.parent(path)) else { return [] }
+        let isDirectory = tree.isDirectory(node: node)
+        let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(path))) != nil
+        guard let kind = SubjectClassifier.kind(name: RelativePath.name(path), isDirectory: isDirectory, parentIsAssetSet: parentIsSet)
+        else { return [] }
+        let project = projectIndex.project(containing: isDirectory ? path : RelativePath.parent(path))
+        guard let projectNode = tree.node(project) else { return [] }
+        subjects.set(kind, node, project: projectNode, tree: tree, recording: true)
+        return [project]
     }
 
     /// Project directories are projects (and evaluated as such) while they exist and hold subjects
     /// or are marked as projects.
     private func updateProjectSubject(_ dir: String, recording: Bool = true) {
-        let subject = Subject(.project, dir)
-        let others = (subjects.byProject[dir]?.count ?? 0) - (subjects[subject] == nil ? 0 : 1)
-        let wanted = tree.isDirectory(dir) && (others > 0 || projectIndex.directories.contains(dir))
-        if wanted, subjects[subject] == nil {
-            setSubject(subject, dir, recording: recording)
-        } else if !wanted, subjects[subject] != nil {
-            subjects.unset(subject, recording: recording)
+        // A directory that is gone had its subjects taken out with its node.
+        guard let node = tree.node(dir), tree.isDirectory(node: node) else { return }
+        let isSubject = subjects.project(of: .project, node) != nil
+        let others = subjects.memberCount(dir, in: tree) - (isSubject ? 1 : 0)
+        let wanted = others > 0 || projectIndex.directories.contains(dir)
+        if wanted, !isSubject {
+            subjects.set(.project, node, project: node, tree: tree, recording: recording)
+        } else if !wanted, isSubject {
+            subjects.unset(.project, node, tree: tree, recording: recording)
         }
     }
 
@@ -408,7 +421,7 @@ public final class Engine {
         var contexts: [ProjectContext] = []
         var contextBase: [String: Int] = [:]
         for key in keys {
-            guard let dir = subjects[key.subject] else { continue }
+            guard let dir = subjects.project(of: key.subject, in: tree) else { continue }
             let state = projectState(dir)
             if contextBase[dir] == nil {
                 contextBase[dir] = contexts.count
@@ -426,7 +439,7 @@ public final class Engine {
         let results = Mutex([(EvalKey, EvalRecord)]())
         let timings = Mutex([Int: RuleStat]())
         let snapshot = tree
-        let index = subjects.byProject
+        let index = subjects
         let facts = self.facts
         let parsed = self.parsed
         let root = self.root
@@ -445,7 +458,7 @@ public final class Engine {
                 let w = items[i]
                 // A folder that cannot be read is io.unreadable (the scan reports it); what is in it
                 // is unknown, so nothing is judged about it (no invented "Contents.json missing").
-                if snapshot.unreadable[w.key.subject.path] != nil {
+                if snapshot.isUnreadable(w.key.subject.path) {
                     let p = w.key.subject.path
                     local.append((w.key, EvalRecord(inputs: keepInputs ? [.listing(p), .file(p)] : [], diagnostics: [])))
                     continue

@@ -16,14 +16,14 @@ public final class EvaluationContext: ProjectFileAccess {
     let tree: ResourceTree
     let facts: FactsCache
     let parsed: ParsedCache
-    let subjectIndex: [String: Set<Subject>]
+    let subjectIndex: SubjectIndex
     let allowedIDs: Set<String>
     private(set) var inputs: Set<EvaluationInput> = []
     private(set) var diagnostics: [Diagnostic] = []
 
     init(
         root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
-        facts: FactsCache, parsed: ParsedCache, subjectIndex: [String: Set<Subject>], allowedIDs: Set<String>
+        facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex, allowedIDs: Set<String>
     ) {
         self.root = root
         self.subject = subject
@@ -40,17 +40,17 @@ public final class EvaluationContext: ProjectFileAccess {
     public func absolute(_ path: String) -> String { tree.absolute(path) }
 
     public func exists(_ path: String) -> Bool {
-        inputs.insert(.file(tree.interned(path)))
+        inputs.insert(.file(path))
         return tree.contains(path)
     }
 
     public func isDirectory(_ path: String) -> Bool {
-        inputs.insert(.file(tree.interned(path)))
+        inputs.insert(.file(path))
         return tree.isDirectory(path)
     }
 
     public func read(_ path: String) -> Result<[UInt8], SystemError> {
-        inputs.insert(.file(tree.interned(path)))
+        inputs.insert(.file(path))
         if tree.isDirectory(path) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
@@ -60,13 +60,13 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
-        inputs.insert(.listing(tree.interned(directory)))
+        inputs.insert(.listing(directory))
         return tree.entries(of: directory)
     }
 
     public func image(_ path: String) -> Result<ImageFacts, SystemError> {
-        inputs.insert(.file(tree.interned(path)))
-        guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        inputs.insert(.file(path))
+        guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
         // The tree's lstat is the key, unless the path is a link (then stat the target, if it stays inside).
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
@@ -75,8 +75,8 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
-        inputs.insert(.file(tree.interned(path)))
-        guard let status = tree.files[path] else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        inputs.insert(.file(path))
+        guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
         case .success(let real): return facts.pixels(at: real, key: status.kind == .symlink ? nil : status.key)
@@ -84,8 +84,8 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {
-        inputs.insert(.file(tree.interned(path)))
-        guard let status = tree.files[path] else {
+        inputs.insert(.file(path))
+        guard let status = tree.status(of: path) else {
             return .failure(.unreadable(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
         return parsed.plist(absolute(path), key: status.key) {
@@ -97,8 +97,8 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func assetContents(_ path: String) -> Result<AssetContents, ContentsError>? {
-        inputs.insert(.file(tree.interned(path)))
-        guard let status = tree.files[path] else { return nil }
+        inputs.insert(.file(path))
+        guard let status = tree.status(of: path) else { return nil }
         return parsed.contents(absolute(path), key: status.key) {
             switch read(path) {
             case .failure(let e): .failure(.unreadable(e.reason))
@@ -110,7 +110,7 @@ public final class EvaluationContext: ProjectFileAccess {
     /// Subjects of a kind in this evaluation's project.
     public func subjects(_ kind: SubjectKind) -> [Subject] {
         inputs.insert(.subjects(kind, project: project.directory))
-        return (subjectIndex[project.directory] ?? []).filter { $0.kind == kind }.sorted()
+        return subjectIndex.subjects(kind, inProject: project.directory, tree: tree)
     }
 
     /// Reports a finding. Project settings (disable, severity, ignore) are applied here.
@@ -128,7 +128,7 @@ public final class EvaluationContext: ProjectFileAccess {
         if GlobMatcher.isIgnored(target, projectDirectory: project.directory, patterns: project.ignore) { return }
         let anchor = DiagnosticAnchor(
             isFile: {
-                self.inputs.insert(.file(self.tree.interned($0))); return self.tree.files[$0] != nil
+                self.inputs.insert(.file($0)); return self.tree.isFile($0)
             },
             list: { (try? self.list($0).get()) ?? [] }, read: { try? self.read($0).get() })
         let at = anchor.anchor(.init(path: target, line: line, related: related), projectDirectory: project.directory, message: message)

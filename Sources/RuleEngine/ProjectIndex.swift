@@ -5,14 +5,19 @@ struct ProjectIndex: Sendable, Equatable {
     private(set) var weak: Set<String> = []
 
     init(tree: ResourceTree) {
-        for (dir, entries) in tree.directories {
-            for e in entries {
-                if (e.name == ".reswatch.yaml" && !e.isDirectory) || (e.isDirectory && e.name.hasSuffix(".xcodeproj"))
-                    || ((e.name == "project.yml" || e.name == "Project.swift") && !e.isDirectory)
+        tree.forEachDirectory { dir, children in
+            var path: String?
+            for child in children where tree.isLive(child) {
+                let name = tree.name(of: child)
+                let isDirectory = tree.isDirectory(node: child)
+                if (name == ".reswatch.yaml" && !isDirectory) || (isDirectory && name.hasSuffix(".xcodeproj"))
+                    || ((name == "project.yml" || name == "Project.swift") && !isDirectory)
                 {
-                    strong.insert(dir)
-                } else if !e.isDirectory && SubjectClassifier.isInfoPlist(e.name) && !dir.hasSuffix(".bundle") {
-                    weak.insert(dir)
+                    path = path ?? tree.path(of: dir)
+                    strong.insert(path!)
+                } else if !isDirectory && SubjectClassifier.isInfoPlist(name) {
+                    path = path ?? tree.path(of: dir)
+                    if !path!.hasSuffix(".bundle") { weak.insert(path!) }
                 }
             }
         }

@@ -71,7 +71,7 @@ struct ProjectResolver {
         if !context.ignore.isEmpty { problems += emptyGlobs(context, recorder: recorder) }
         let anchor = DiagnosticAnchor(
             isFile: {
-                recorder.inputs.insert(.file($0)); return recorder.tree.files[$0] != nil
+                recorder.inputs.insert(.file($0)); return recorder.tree.isFile($0)
             },
             list: { (try? recorder.list($0).get()) ?? [] }, read: { try? recorder.read($0).get() })
         let diagnostics = problems.map { problem in

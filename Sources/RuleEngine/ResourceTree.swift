@@ -7,22 +7,21 @@ import SystemCalls
 #endif
 
 /// The engine's index of a watched root: every directory's entries and every file's stat, minus
-/// excluded build outputs. Kept up to date incrementally by `refresh(_:)`.
+/// excluded build outputs, kept up to date incrementally by `refresh(_:)`. Stored compactly in a
+/// `NodeStore` (ids, a name arena, no path strings); paths are the API.
 public struct ResourceTree: Sendable {
+    public typealias NodeID = UInt32
     /// Build outputs and archive metadata (`__MACOSX`: a zip's AppleDouble files), never resources.
     public static let defaultExcludes: Set<String> = [".git", "DerivedData", "build", "node_modules", "Pods", "__MACOSX"]
 
     public let root: String
     public let excludes: Set<String>
-    /// Directory (root-relative, "" = root) → its entries, sorted by name.
-    public private(set) var directories: [String: [DirectoryEntry]] = [:]
-    /// File (root-relative) → its stat.
-    public private(set) var files: [String: FileStatus] = [:]
+    private(set) var nodes = NodeStore()
     /// Directories that could not be listed, with why.
-    public private(set) var unreadable: [String: SystemError] = [:]
-    /// Names removed from listings during a batch of refreshes, applied in one pass per folder by
-    /// `finishBatch()` (removing 50,000 files one by one from a sorted array was quadratic).
-    private var pendingRemovals: [String: Set<String>] = [:]
+    private var unreadableErrors: [NodeID: SystemError] = [:]
+    /// Directories whose listing lost children during a batch of refreshes, detached in one pass
+    /// per folder by `finishBatch()` (removing 50,000 files one by one was quadratic).
+    private var pendingDetach: Set<NodeID> = []
 
     /// The root with its links resolved: a file link must lead inside it to be read.
     public let realRoot: String?
@@ -33,12 +32,14 @@ public struct ResourceTree: Sendable {
         self.realRoot = FileSystem.realPath(root)
     }
 
+    // MARK: - queries
+
     /// The absolute path to read a file's content from, or why it must not be read: not in the
     /// tree, or a symbolic link whose target leaves the checked root (a Contents.json linked to
     /// /etc/shadow is not parsed, and nothing of it reaches a message).
     public func contentPath(_ path: String) -> Result<String, SystemError> {
         let abs = absolute(path)
-        guard let status = files[path] else { return .failure(SystemError(call: "open", path: abs, errno: ENOENT)) }
+        guard let status = status(of: path) else { return .failure(SystemError(call: "open", path: abs, errno: ENOENT)) }
         guard status.kind == .symlink else { return .success(abs) }
         guard let target = FileSystem.realPath(abs) else {
             return .failure(SystemError(call: "open", path: abs, errno: ENOENT, detail: "a symbolic link whose target does not exist"))
@@ -53,22 +54,58 @@ public struct ResourceTree: Sendable {
 
     public func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
 
-    /// The tree's own copy of a path when it holds it (the same string storage), else the path.
-    /// Indexes that keep paths (subjects, evaluation inputs) store this copy, so a path's bytes
-    /// are held once however many indexes name it.
-    public func interned(_ path: String) -> String {
-        if let i = files.index(forKey: path) { return files.keys[i] }
-        if let i = directories.index(forKey: path) { return directories.keys[i] }
-        return path
+    /// The node at a root-relative path, if the tree holds it.
+    public func node(_ path: String) -> NodeID? { nodes.lookup(path) }
+    /// The root-relative path of a node.
+    public func path(of node: NodeID) -> String { nodes.path(node) }
+    public func name(of node: NodeID) -> String { nodes.name(node) }
+    public func parent(of node: NodeID) -> NodeID { nodes.parent[Int(node)] }
+    public func isDirectory(node: NodeID) -> Bool { nodes.isDirectoryLike(node) }
+    /// False for a node removed (and not yet reclaimed) or free.
+    public func isLive(_ node: NodeID) -> Bool { nodes.isLive(node) }
+
+    /// A file's `lstat` (nil for directories and paths not in the tree).
+    public func status(of path: String) -> FileStatus? {
+        guard let id = nodes.lookup(path), nodes.state[Int(id)] == .file else { return nil }
+        return nodes.status[Int(id)]
     }
 
-    public func isDirectory(_ path: String) -> Bool { directories[path] != nil || unreadable[path] != nil }
-    public func contains(_ path: String) -> Bool { files[path] != nil || isDirectory(path) }
+    public func isFile(_ path: String) -> Bool { status(of: path) != nil }
+    public func isDirectory(_ path: String) -> Bool { nodes.lookup(path).map(nodes.isDirectoryLike) ?? false }
+    public func contains(_ path: String) -> Bool { nodes.lookup(path) != nil }
+    public func isUnreadable(_ path: String) -> Bool { nodes.lookup(path).map { nodes.state[Int($0)] == .unreadable } ?? false }
+
+    public var fileCount: Int { nodes.fileCount }
+
+    /// Every file's path (built on demand: the tree stores none).
+    public var filePaths: [String] {
+        var out: [String] = []
+        out.reserveCapacity(nodes.fileCount)
+        for i in 0..<nodes.capacity where nodes.state[i] == .file { out.append(nodes.path(NodeID(i))) }
+        return out
+    }
+
+    /// Directories that could not be listed, with why.
+    public var unreadable: [String: SystemError] {
+        var out: [String: SystemError] = [:]
+        for (id, error) in unreadableErrors { out[nodes.path(id)] = error }
+        return out
+    }
+
+    /// Calls `body` with every listed directory (unreadable ones excluded) and its live children.
+    public func forEachDirectory(_ body: (_ directory: NodeID, _ children: [NodeID]) -> Void) {
+        for i in 0..<nodes.capacity where nodes.state[i] == .directory { body(NodeID(i), nodes.children[i]) }
+    }
 
     public func entries(of directory: String) -> Result<[DirectoryEntry], SystemError> {
-        if let e = directories[directory] { return .success(e) }
-        if let err = unreadable[directory] { return .failure(err) }
-        return .failure(SystemError(call: "opendir", path: absolute(directory), errno: 2))
+        guard let id = nodes.lookup(directory), nodes.isDirectoryLike(id) else {
+            return .failure(SystemError(call: "opendir", path: absolute(directory), errno: 2))
+        }
+        if let error = unreadableErrors[id] { return .failure(error) }
+        return .success(
+            nodes.children[Int(id)].compactMap { child in
+                nodes.isLive(child) ? DirectoryEntry(name: nodes.name(child), isDirectory: nodes.isDirectoryLike(child)) : nil
+            })
     }
 
     /// True when any component of the path is an excluded name.
@@ -80,6 +117,11 @@ public struct ResourceTree: Sendable {
         excludes.contains(name)
     }
 
+    /// Bytes of names held: each name once (the tree stores no paths).
+    public var nameBytes: Int { nodes.arena.count - nodes.garbageBytes }
+
+    // MARK: - changes
+
     /// What changed in the index after a refresh.
     public struct Change: Sendable {
         public var added: [String] = []
@@ -88,37 +130,42 @@ public struct ResourceTree: Sendable {
         public var modified: [String] = []
         /// Directories whose listing changed.
         public var listings: Set<String> = []
+        /// The nodes removed: still named (`path(of:)`) until `reclaim` frees them.
+        public var removedNodes: [NodeID] = []
         public var isEmpty: Bool { added.isEmpty && removed.isEmpty && modified.isEmpty && listings.isEmpty }
         mutating func merge(_ o: Change) {
             added += o.added
             removed += o.removed
             modified += o.modified
             listings.formUnion(o.listings)
+            removedNodes += o.removedNodes
         }
     }
 
     /// Full scan of the root.
     public mutating func scanAll() -> Change {
         var change = Change()
-        directories = [:]
-        files = [:]
-        unreadable = [:]
+        nodes = NodeStore()
+        unreadableErrors = [:]
+        pendingDetach = []
         // Level by level: every directory of a level is listed (and its files stat'ed) on all
         // cores, then merged here in listing order.
-        var level = [""]
+        var level: [(NodeID, String)] = [(NodeStore.root, "")]
         while !level.isEmpty {
-            let listed = Self.list(level, under: self)
-            var next: [String] = []
-            for (dir, result) in zip(level, listed) {
-                change.listings.insert(dir)
+            let listed = Self.list(level.map(\.1), under: self)
+            var next: [(NodeID, String)] = []
+            for ((dir, path), result) in zip(level, listed) {
+                change.listings.insert(path)
                 switch result {
                 case .failure(let error):
-                    unreadable[dir] = error
-                case .success(let (entries, children)):
-                    directories[dir] = entries
-                    for (child, status) in children {
-                        change.added.append(child)
-                        if let status { files[child] = status } else { next.append(child) }
+                    nodes.setState(dir, .unreadable)
+                    unreadableErrors[dir] = error
+                case .success(let children):
+                    let ids = nodes.addChildren(children, in: dir)
+                    for (id, child) in zip(ids, children) {
+                        let childPath = RelativePath.join(path, child.name)
+                        change.added.append(childPath)
+                        if child.status == nil { next.append((id, childPath)) }
                     }
                 }
             }
@@ -127,26 +174,24 @@ public struct ResourceTree: Sendable {
         return change
     }
 
-    /// One directory listed: its entries, and each child with its `lstat` (nil: a directory to
-    /// descend into; a child that vanished meanwhile is left out).
-    typealias Listed = Result<([DirectoryEntry], [(String, FileStatus?)]), SystemError>
+    /// One directory listed: each child with its `lstat` (nil: a directory to descend into; a
+    /// child that vanished meanwhile is left out).
+    typealias Listed = Result<[(name: String, status: FileStatus?)], SystemError>
 
     private static func list(_ dirs: [String], under tree: ResourceTree) -> [Listed] {
         let one: @Sendable (String) -> Listed = { dir in
             let all: [DirectoryEntry]
             do throws(SystemError) { all = try FileSystem.listDirectory(tree.absolute(dir)) } catch { return .failure(error) }
-            let entries = all.filter { !tree.isExcludedName($0.name) }
-            var children: [(String, FileStatus?)] = []
-            children.reserveCapacity(entries.count)
-            for entry in entries {
-                let child = RelativePath.join(dir, entry.name)
+            var children: [(name: String, status: FileStatus?)] = []
+            children.reserveCapacity(all.count)
+            for entry in all where !tree.isExcludedName(entry.name) {
                 if entry.isDirectory {
-                    children.append((child, nil))
-                } else if let s = try? FileSystem.status(tree.absolute(child)) {
-                    children.append((child, s.kind == .directory ? nil : s))
+                    children.append((entry.name, nil))
+                } else if let s = try? FileSystem.status(tree.absolute(RelativePath.join(dir, entry.name))) {
+                    children.append((entry.name, s.kind == .directory ? nil : s))
                 }
             }
-            return .success((entries, children))
+            return .success(children)
         }
         // A few directories: here; many: on every core.
         guard dirs.count > 4 else { return dirs.map(one) }
@@ -162,174 +207,155 @@ public struct ResourceTree: Sendable {
     public mutating func refresh(_ path: String) -> Change {
         var change = Change()
         if path.isEmpty {
-            relist("", into: &change)
+            relist(NodeStore.root, "", into: &change)
             return change
         }
         if isExcluded(path) { return change }
-        let parent = RelativePath.parent(path)
-        if !isDirectory(parent) {
-            // An ancestor appeared: refresh from the nearest known directory down.
-            return refresh(parent)
+        let parentPath = RelativePath.parent(path)
+        guard let parent = nodes.lookup(parentPath), nodes.state[Int(parent)] == .directory else {
+            // An ancestor appeared (or its folder cannot be listed): refresh from there down.
+            return refresh(parentPath)
         }
+        let name = RelativePath.name(path)
+        var existing = nodes.child(of: parent, named: name)
         let status = try? FileSystem.status(absolute(path))
         switch status?.kind {
         case nil:
-            if contains(path) {
-                remove(path, into: &change)
-                change.listings.insert(parent)
-                removeFromListing(parent, name: RelativePath.name(path))
+            if let existing {
+                remove(existing, path, into: &change)
+                change.listings.insert(parentPath)
             }
         case .directory?:
-            if files[path] != nil {
-                remove(path, into: &change)
+            if let id = existing, nodes.state[Int(id)] == .file {
+                remove(id, path, into: &change)
+                existing = nil
             }
-            if isDirectory(path) {
-                relist(path, into: &change)
+            if let existing {
+                relist(existing, path, into: &change)
             } else {
-                addToListing(parent, DirectoryEntry(name: RelativePath.name(path), isDirectory: true))
-                change.listings.insert(parent)
+                let id = nodes.add(name, in: parent, state: .directory, status: nil)
+                change.listings.insert(parentPath)
                 change.added.append(path)
-                scanDirectory(path, into: &change)
+                scanDirectory(id, path, into: &change)
             }
-        case let kind?:
-            _ = kind
-            if isDirectory(path) {
-                remove(path, into: &change)
-                removeFromListing(parent, name: RelativePath.name(path))
-            }
+        case .some:
             let s = status!
-            if let old = files[path] {
-                if old != s {
-                    files[path] = s
+            if let id = existing, nodes.isDirectoryLike(id) {
+                remove(id, path, into: &change)
+                existing = nil
+            }
+            if let id = existing {
+                if nodes.status[Int(id)] != s {
+                    nodes.setStatus(id, s)
                     change.modified.append(path)
                 }
             } else {
-                files[path] = s
-                addToListing(parent, DirectoryEntry(name: RelativePath.name(path), isDirectory: false))
-                change.listings.insert(parent)
+                nodes.add(name, in: parent, state: .file, status: s)
+                change.listings.insert(parentPath)
                 change.added.append(path)
             }
         }
         return change
     }
 
+    /// Detaches the listing removals of a batch of `refresh` calls: one pass per folder touched.
+    public mutating func finishBatch() {
+        for dir in pendingDetach { nodes.detachRemoved(from: dir) }
+        pendingDetach = []
+    }
+
+    /// Frees the ids of removed nodes once nothing refers to them any more.
+    public mutating func reclaim(_ removed: [NodeID]) {
+        finishBatch()
+        nodes.reclaim(removed)
+    }
+
     // MARK: - internals
 
-    private mutating func scanDirectory(_ dir: String, into change: inout Change) {
+    private mutating func scanDirectory(_ dir: NodeID, _ path: String, into change: inout Change) {
+        change.listings.insert(path)
         let entries: [DirectoryEntry]
         do {
-            entries = try FileSystem.listDirectory(absolute(dir)).filter { !isExcludedName($0.name) }
+            entries = try FileSystem.listDirectory(absolute(path)).filter { !isExcludedName($0.name) }
         } catch {
-            unreadable[dir] = error
-            directories[dir] = nil
-            change.listings.insert(dir)
+            nodes.setState(dir, .unreadable)
+            unreadableErrors[dir] = error
             return
         }
-        unreadable[dir] = nil
-        directories[dir] = entries
-        change.listings.insert(dir)
         for entry in entries {
-            let child = RelativePath.join(dir, entry.name)
-            if entry.isDirectory {
-                change.added.append(child)
-                scanDirectory(child, into: &change)
-            } else if let s = try? FileSystem.status(absolute(child)) {
-                if s.kind == .directory {
-                    change.added.append(child)
-                    scanDirectory(child, into: &change)
-                } else {
-                    files[child] = s
-                    change.added.append(child)
-                }
+            let child = RelativePath.join(path, entry.name)
+            var isDirectory = entry.isDirectory
+            var status: FileStatus?
+            if !isDirectory {
+                guard let s = try? FileSystem.status(absolute(child)) else { continue }
+                isDirectory = s.kind == .directory
+                status = s
+            }
+            change.added.append(child)
+            if isDirectory {
+                let id = nodes.add(entry.name, in: dir, state: .directory, status: nil)
+                scanDirectory(id, child, into: &change)
+            } else {
+                nodes.add(entry.name, in: dir, state: .file, status: status)
             }
         }
     }
 
     /// Re-lists a known directory and reconciles its direct children.
-    private mutating func relist(_ dir: String, into change: inout Change) {
-        let old = Set(directories[dir]?.map(\.name) ?? [])
+    private mutating func relist(_ dir: NodeID, _ path: String, into change: inout Change) {
         let fresh: [DirectoryEntry]
         do {
-            fresh = try FileSystem.listDirectory(absolute(dir)).filter { !isExcludedName($0.name) }
+            fresh = try FileSystem.listDirectory(absolute(path)).filter { !isExcludedName($0.name) }
         } catch {
-            if unreadable[dir] == nil {
-                for name in old { remove(RelativePath.join(dir, name), into: &change) }
-                unreadable[dir] = error
-                directories[dir] = nil
-                change.listings.insert(dir)
+            if nodes.state[Int(dir)] != .unreadable {
+                for child in nodes.children[Int(dir)] where nodes.isLive(child) {
+                    remove(child, RelativePath.join(path, nodes.name(child)), into: &change)
+                }
+                finishBatch()
+                nodes.setState(dir, .unreadable)
+                unreadableErrors[dir] = error
+                change.listings.insert(path)
             }
             return
         }
-        if unreadable[dir] != nil {
-            unreadable[dir] = nil
-            directories[dir] = []
-            change.listings.insert(dir)
-        }
-        let freshNames = Set(fresh.map(\.name))
-        for name in old.subtracting(freshNames) {
-            remove(RelativePath.join(dir, name), into: &change)
-            removeFromListing(dir, name: name)
-            change.listings.insert(dir)
-        }
-        for entry in fresh {
-            let child = RelativePath.join(dir, entry.name)
-            if !old.contains(entry.name) {
-                change.merge(refresh(child))
-            } else if !entry.isDirectory {
-                change.merge(refresh(child))  // picks up content changes
-            }
-        }
-    }
-
-    private mutating func remove(_ path: String, into change: inout Change) {
-        if files.removeValue(forKey: path) != nil {
-            change.removed.append(path)
-            return
-        }
-        if let entries = directories[path] {
-            for e in entries { remove(RelativePath.join(path, e.name), into: &change) }
-        }
-        if directories.removeValue(forKey: path) != nil || unreadable.removeValue(forKey: path) != nil {
-            change.removed.append(path)
+        if nodes.state[Int(dir)] == .unreadable {
+            nodes.setState(dir, .directory)
+            unreadableErrors[dir] = nil
             change.listings.insert(path)
         }
-    }
-
-    // Listings stay sorted by name; an update is a binary search (O(log n) comparisons) and one
-    // move, in place: adding 50,000 files to one folder no longer compares every name each time.
-    private mutating func addToListing(_ dir: String, _ entry: DirectoryEntry) {
-        let i = Self.position(of: entry.name, in: directories[dir] ?? [])
-        if directories[dir] == nil { directories[dir] = [] }
-        if i < directories[dir]!.count, directories[dir]![i].name == entry.name {
-            directories[dir]![i] = entry
-        } else {
-            directories[dir]!.insert(entry, at: i)
+        let freshNames = Set(fresh.map(\.name))
+        for child in nodes.children[Int(dir)] where nodes.isLive(child) {
+            let name = nodes.name(child)
+            if !freshNames.contains(name) {
+                remove(child, RelativePath.join(path, name), into: &change)
+                change.listings.insert(path)
+            }
+        }
+        for entry in fresh {
+            let childPath = RelativePath.join(path, entry.name)
+            if let child = nodes.child(of: dir, named: entry.name) {
+                // Files for their content; a kind that changed (file ↔ folder) is re-read whole.
+                if nodes.state[Int(child)] == .file || entry.isDirectory != nodes.isDirectoryLike(child) {
+                    change.merge(refresh(childPath))
+                }
+            } else {
+                change.merge(refresh(childPath))
+            }
         }
     }
 
-    private mutating func removeFromListing(_ dir: String, name: String) {
-        guard directories[dir] != nil else { return }
-        pendingRemovals[dir, default: []].insert(name)
-    }
-
-    /// Applies the listing removals of a batch of `refresh` calls: one pass per folder touched.
-    public mutating func finishBatch() {
-        for (dir, names) in pendingRemovals where directories[dir] != nil {
-            // A name removed and added again within the batch stays.
-            let gone = names.filter { files[RelativePath.join(dir, $0)] == nil && !isDirectory(RelativePath.join(dir, $0)) }
-            if !gone.isEmpty { directories[dir]!.removeAll { gone.contains($0.name) } }
+    /// Marks a node and everything below it removed; their paths and ids go into the change.
+    private mutating func remove(_ id: NodeID, _ path: String, into change: inout Change) {
+        if nodes.isDirectoryLike(id) {
+            for child in nodes.children[Int(id)] where nodes.isLive(child) {
+                remove(child, RelativePath.join(path, nodes.name(child)), into: &change)
+            }
+            change.listings.insert(path)
+            unreadableErrors[id] = nil
         }
-        pendingRemovals = [:]
-    }
-
-    /// The first index whose name is not below `name` (listings are sorted by name).
-    static func position(of name: String, in entries: [DirectoryEntry]) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].name < name { low = mid + 1 } else { high = mid }
-        }
-        return low
+        change.removed.append(path)
+        change.removedNodes.append(id)
+        nodes.markRemoved(id)
+        pendingDetach.insert(nodes.parent[Int(id)])
     }
 }

@@ -55,24 +55,29 @@ public enum SubjectClassifier {
 
     /// The subject a directory entry is, if any (the fast form used when walking listings).
     public static func subject(path: String, name: String, isDirectory: Bool, parentIsAssetSet: Bool) -> Subject? {
+        kind(name: name, isDirectory: isDirectory, parentIsAssetSet: parentIsAssetSet).map { Subject($0, path) }
+    }
+
+    /// The kind of subject an entry with this name is, if any (from its name alone).
+    public static func kind(name: String, isDirectory: Bool, parentIsAssetSet: Bool) -> SubjectKind? {
         if isDirectory {
-            if assetSetType(ofDirectory: name) != nil { return Subject(.assetSet, path) }
-            if name.hasSuffix(".lproj") { return Subject(.localization, path) }
-            if name.hasSuffix(".xcassets") { return Subject(.catalog, path) }
-            if name == "Settings.bundle" { return Subject(.settingsBundle, path) }
+            if assetSetType(ofDirectory: name) != nil { return .assetSet }
+            if name.hasSuffix(".lproj") { return .localization }
+            if name.hasSuffix(".xcassets") { return .catalog }
+            if name == "Settings.bundle" { return .settingsBundle }
             return nil
         }
         // AppleDouble files ("._Icon.png") are macOS metadata copied beside real files, not resources.
         if name.hasPrefix("._") { return nil }
-        if isInfoPlist(name) { return Subject(.infoPlist, path) }
-        if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") { return Subject(.interfaceFile, path) }
+        if isInfoPlist(name) { return .infoPlist }
+        if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") { return .interfaceFile }
         let lower = name.lowercased()
-        if parentIsAssetSet { return lower.hasSuffix(".png") ? Subject(.image, path) : nil }
-        if lower == "itunesartwork" || lower == "itunesartwork@2x" { return Subject(.image, path) }
+        if parentIsAssetSet { return lower.hasSuffix(".png") ? .image : nil }
+        if lower == "itunesartwork" || lower == "itunesartwork@2x" { return .image }
         guard lower.hasSuffix(".png") else { return nil }
         // Launch images may carry a custom base (UILaunchImageFile "Legacy-Default"): any "default".
-        if looseImagePrefixes.contains(where: { lower.hasPrefix($0) }) || lower.contains("default") { return Subject(.image, path) }
-        return Subject(.loosePNG, path)
+        if looseImagePrefixes.contains(where: { lower.hasPrefix($0) }) || lower.contains("default") { return .image }
+        return .loosePNG
     }
 
     public static func isInfoPlist(_ name: String) -> Bool {

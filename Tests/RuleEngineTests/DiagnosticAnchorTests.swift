@@ -16,7 +16,7 @@ import Testing
         var tree = ResourceTree(root: temp.path)
         _ = tree.scanAll()
         let anchor = DiagnosticAnchor(
-            isFile: { tree.files[$0] != nil }, list: { (try? tree.entries(of: $0).get()) ?? [] },
+            isFile: { tree.isFile($0) }, list: { (try? tree.entries(of: $0).get()) ?? [] },
             read: { try? FileSystem.readFile(tree.absolute($0), limit: 1 << 20) })
         return anchor.anchor(.init(path: path, line: line, related: []), projectDirectory: project, message: message)
     }

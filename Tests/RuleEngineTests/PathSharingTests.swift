@@ -4,36 +4,49 @@ import Testing
 
 @testable import RuleEngine
 
-/// A path's bytes are held once: the subject index and the evaluation inputs keep the tree's own
-/// copy of each path (the same string storage), not copies of their own.
+/// The index stores each name once and no path: the tree is a node store (ids, one name arena),
+/// the subject index refers to the tree's nodes, and removed nodes' ids and bytes are reused.
 @Suite struct PathSharingTests {
-    /// The address of a string's UTF-8 storage (paths here are longer than 15 bytes, so never
-    /// stored inline).
-    static func storage(_ s: String) -> UnsafeRawPointer? {
-        var copy = s
-        return copy.withUTF8 { UnsafeRawPointer($0.baseAddress) }
-    }
-
-    @Test func subjectsAndInputsShareTheTreesPathStrings() throws {
+    @Test func eachNameIsStoredOnceAndNoPathAtAll() throws {
         let set = "App/Assets.xcassets/AppIcon.appiconset"
         let tree = try TempTree([
             "App/.reswatch.yaml": .text("devices: [iphone]\n"),
             set + "/Contents.json": .text(
                 #"{"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"icon-60@2x.png"}]}"#),
             set + "/icon-60@2x.png": .png(PNGSpec(width: 120, height: 120)),
+            "App/Info.plist": .text("<plist><dict/></plist>"),
         ])
         let engine = tree.engine()
-        let files = engine.tree.files
-        let icon = try #require(files.keys.first { $0.hasSuffix("icon-60@2x.png") })
-        let subject = try #require(engine.subjects.projectOf.keys.first { $0.kind == .image && $0.path == icon })
-        #expect(Self.storage(subject.path) == Self.storage(icon), "the image subject keeps the tree's copy of its path")
-        let setKey = try #require(engine.tree.directories.keys.first { $0 == set })
-        let setSubject = try #require(engine.subjects.projectOf.keys.first { $0.kind == .assetSet })
-        #expect(Self.storage(setSubject.path) == Self.storage(setKey), "the set subject keeps the tree's copy")
-        // The set's evaluation listed the set: its reverse-index entry is the tree's copy too.
-        let input = try #require(engine.store.inputs.first { if case .listing(let p) = $0 { p == set } else { false } })
-        guard case .listing(let listed) = input else { return }
-        #expect(Self.storage(listed) == Self.storage(setKey), "the reverse index keeps the tree's copy")
+        // Every file and folder below the root, by its own name.
+        let names = ["App", ".reswatch.yaml", "Assets.xcassets", "AppIcon.appiconset", "Contents.json", "icon-60@2x.png", "Info.plist"]
+        #expect(engine.tree.nameBytes == names.reduce(0) { $0 + $1.utf8.count }, "the tree holds each name's bytes once, no paths")
+        #expect(engine.tree.fileCount == 4)
+        let icon = set + "/icon-60@2x.png"
+        #expect(engine.subjects.project(of: Subject(.image, icon), in: engine.tree) == "App")
+        #expect(engine.subjects.project(of: Subject(.assetSet, set), in: engine.tree) == "App")
+        // image, asset set, catalog, Info.plist and the project itself.
+        #expect(engine.subjects.count == 5)
+    }
+
+    @Test func removedNodesAndTheirNamesAreReused() throws {
+        let tree = try TempTree(["App/.reswatch.yaml": .text("devices: [iphone]\n")])
+        let engine = tree.engine()
+        let long = String(repeating: "n", count: 200)
+        var capacities: [Int] = []
+        for round in 0..<40 {
+            let names = (0..<50).map { "App/\(long)-\(round)-\($0).png" }
+            try tree.write(Dictionary(uniqueKeysWithValues: names.map { ($0, .png(PNGSpec(width: 1, height: 1))) }))
+            engine.apply(changedPaths: names.map { tree.path + "/" + $0 })
+            #expect(engine.tree.fileCount == 51)
+            for n in names { try FileManager.default.removeItem(atPath: tree.path + "/" + n) }
+            engine.apply(changedPaths: names.map { tree.path + "/" + $0 })
+            #expect(engine.tree.fileCount == 1)
+            capacities.append(engine.tree.nodes.capacity)
+        }
+        #expect(Set(capacities).count == 1, "ids of removed files are reused: \(Set(capacities))")
+        // 40 rounds wrote 400 KB of names; the arena is compacted once garbage outweighs live names.
+        #expect(engine.tree.nodes.arena.count < 200_000, "arena: \(engine.tree.nodes.arena.count) bytes")
+        #expect(engine.subjects.count == 1, "only the project remains a subject")
     }
 
     /// A set's evaluation keeps its folder's listing, not one entry per image it read; a change to
@@ -55,5 +68,22 @@ import Testing
         try tree.write([set + "/a.png": .png(PNGSpec(width: 121, height: 120))])
         engine.apply(changedPaths: [tree.path + "/" + set + "/a.png"])
         #expect(engine.diagnostics.contains { $0.rule == "icon.size-mismatch" }, "the set's evaluation re-ran")
+    }
+}
+
+/// Names are matched as Xcode on APFS matches them: under canonical equivalence, whatever bytes.
+@Suite struct TreeNameEquivalenceTests {
+    @Test func aDecomposedNameOnDiskIsFoundByItsPrecomposedSpelling() throws {
+        let decomposed = "Ic\u{6F}\u{302}ne.png"  // o + combining circumflex
+        let precomposed = "Ic\u{F4}ne.png"
+        #expect(Array(decomposed.utf8) != Array(precomposed.utf8))
+        let temp = try TempTree(["Set.imageset/" + decomposed: .png(PNGSpec(width: 1, height: 1)), "Set.imageset/plain.png": .text("")])
+        var tree = ResourceTree(root: temp.path)
+        _ = tree.scanAll()
+        #expect(tree.isFile("Set.imageset/" + precomposed))
+        #expect(tree.isFile("Set.imageset/" + decomposed))
+        #expect(tree.isFile("Set.imageset/plain.png"))
+        #expect(!tree.isFile("Set.imageset/Icone.png"))
+        #expect(tree.path(of: try #require(tree.node("Set.imageset/" + precomposed))) == "Set.imageset/" + decomposed)
     }
 }

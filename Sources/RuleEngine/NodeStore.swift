@@ -1,0 +1,283 @@
+import SystemCalls
+
+/// The storage behind `ResourceTree`: one node per file or directory, indexed by a 32-bit id.
+/// A node keeps its own name (in one shared byte arena), its parent and, for a file, its stat;
+/// a directory keeps its children's ids sorted by name bytes. No path is stored: a path is found
+/// by walking names from the root and rebuilt from parents on demand, so each name's bytes are
+/// held once however deep the tree (docs/performance.md, "The compact index").
+///
+/// Removed nodes keep their name and parent until `reclaim` (so the engine can still name what a
+/// change removed); only then is their id free for reuse.
+struct NodeStore: Sendable {
+    typealias ID = UInt32
+    static let root: ID = 0
+
+    enum State: UInt8, Sendable {
+        case free, file, directory, unreadable, removed
+    }
+
+    /// Every name's UTF-8 bytes, back to back.
+    private(set) var arena: [UInt8] = []
+    private var nameStart: [UInt32] = []
+    private var nameLength: [UInt16] = []
+    private(set) var parent: [ID] = []
+    private(set) var state: [State] = []
+    /// A file's `lstat`; a directory's slot holds `NodeStore.noStatus`.
+    private(set) var status: [FileStatus] = []
+    /// A directory's children, sorted by name bytes (files: empty, which allocates nothing).
+    private(set) var children: [[ID]] = []
+    private var freeIDs: [ID] = []
+    /// Arena bytes of reclaimed nodes (compacted away when they outweigh the live names).
+    private(set) var garbageBytes = 0
+    private(set) var fileCount = 0
+
+    static let noStatus = FileStatus(device: 0, inode: 0, size: 0, modifiedNanoseconds: 0, kind: .directory, mode: 0)
+
+    init() {
+        nameStart = [0]
+        nameLength = [0]
+        parent = [Self.root]
+        state = [.directory]
+        status = [Self.noStatus]
+        children = [[]]
+    }
+
+    var capacity: Int { state.count }
+
+    func isLive(_ id: ID) -> Bool {
+        let s = state[Int(id)]
+        return s == .file || s == .directory || s == .unreadable
+    }
+
+    func isDirectoryLike(_ id: ID) -> Bool {
+        let s = state[Int(id)]
+        return s == .directory || s == .unreadable
+    }
+
+    // MARK: - names and paths
+
+    func name(_ id: ID) -> String {
+        let start = Int(nameStart[Int(id)])
+        return String(decoding: arena[start..<start + Int(nameLength[Int(id)])], as: UTF8.self)
+    }
+
+    func nameEquals(_ id: ID, _ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { compare(id, $0) == 0 }
+    }
+
+    /// The root-relative path of a node (also of a removed one, until it is reclaimed).
+    func path(_ id: ID) -> String {
+        if id == Self.root { return "" }
+        var chain: [ID] = []
+        var length = -1
+        var current = id
+        while current != Self.root {
+            chain.append(current)
+            length += Int(nameLength[Int(current)]) + 1
+            current = parent[Int(current)]
+        }
+        return String(unsafeUninitializedCapacity: length) { out in
+            var at = 0
+            arena.withUnsafeBufferPointer { bytes in
+                for node in chain.reversed() {
+                    if at > 0 {
+                        out[at] = UInt8(ascii: "/")
+                        at += 1
+                    }
+                    let start = Int(nameStart[Int(node)])
+                    let count = Int(nameLength[Int(node)])
+                    for i in 0..<count { out[at + i] = bytes[start + i] }
+                    at += count
+                }
+            }
+            return at
+        }
+    }
+
+    /// Compares a node's name with bytes (-1, 0, 1), byte by byte.
+    private func compare(_ id: ID, _ other: UnsafeBufferPointer<UInt8>) -> Int {
+        let start = Int(nameStart[Int(id)])
+        let count = Int(nameLength[Int(id)])
+        return arena.withUnsafeBufferPointer { bytes in
+            let n = min(count, other.count)
+            for i in 0..<n {
+                let a = bytes[start + i]
+                let b = other[i]
+                if a != b { return a < b ? -1 : 1 }
+            }
+            return count == other.count ? 0 : (count < other.count ? -1 : 1)
+        }
+    }
+
+    /// Compares two nodes' names, byte by byte.
+    private func compareNodes(_ a: ID, _ b: ID) -> Int {
+        let start = Int(nameStart[Int(b)])
+        return arena.withUnsafeBufferPointer { bytes in
+            compare(a, UnsafeBufferPointer(rebasing: bytes[start..<start + Int(nameLength[Int(b)])]))
+        }
+    }
+
+    /// The slot of `name` among a directory's children: (index, whether that child has the name).
+    private func position(in dir: ID, of name: UnsafeBufferPointer<UInt8>) -> (Int, Bool) {
+        let list = children[Int(dir)]
+        var low = 0
+        var high = list.count
+        while low < high {
+            let mid = (low + high) / 2
+            if compare(list[mid], name) < 0 { low = mid + 1 } else { high = mid }
+        }
+        return (low, low < list.count && compare(list[low], name) == 0)
+    }
+
+    /// The live child of a directory with this name.
+    func child(of dir: ID, named name: String) -> ID? {
+        var name = name
+        return name.withUTF8 { child(of: dir, bytes: $0) }
+    }
+
+    private func child(of dir: ID, bytes: UnsafeBufferPointer<UInt8>) -> ID? {
+        let (i, found) = position(in: dir, of: bytes)
+        if found {
+            let id = children[Int(dir)][i]
+            return isLive(id) ? id : nil
+        }
+        // Names are compared as Strings are, under canonical equivalence (as APFS and Xcode
+        // do): "é" written decomposed on disk is the "é" a Contents.json spells precomposed.
+        // Only a name with a non-ASCII byte can have another spelling.
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        let wanted = String(decoding: bytes, as: UTF8.self)
+        return children[Int(dir)].first { isLive($0) && name($0) == wanted }
+    }
+
+    /// The live node at a root-relative path ("" is the root): a walk of names, no hashing.
+    func lookup(_ path: String) -> ID? {
+        if path.isEmpty { return Self.root }
+        var path = path
+        return path.withUTF8 { bytes -> ID? in
+            var current = Self.root
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+                guard end > start, isDirectoryLike(current),
+                    let next = child(of: current, bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                else { return nil }
+                current = next
+                if end == bytes.count { return current }
+                start = end + 1
+            }
+        }
+    }
+
+    // MARK: - changes
+
+    /// Adds a live child (replacing a removed one of the same name in the listing).
+    @discardableResult
+    mutating func add(_ name: String, in dir: ID, state newState: State, status newStatus: FileStatus?) -> ID {
+        var name = name
+        let slot = name.withUTF8 { position(in: dir, of: $0) }
+        let id = allocate(name, parent: dir, state: newState, status: newStatus)
+        if slot.1 {
+            let old = children[Int(dir)][slot.0]
+            precondition(!isLive(old), "a directory holds one child per name")
+            children[Int(dir)][slot.0] = id
+        } else {
+            children[Int(dir)].insert(id, at: slot.0)
+        }
+        return id
+    }
+
+    /// Adds the children of a freshly listed directory in one pass (sorted once, not per insert).
+    mutating func addChildren(_ list: [(name: String, status: FileStatus?)], in dir: ID) -> [ID] {
+        precondition(children[Int(dir)].isEmpty, "only a directory without children is filled in bulk")
+        var ids: [ID] = []
+        ids.reserveCapacity(list.count)
+        for (name, status) in list {
+            ids.append(allocate(name, parent: dir, state: status == nil ? .directory : .file, status: status))
+        }
+        var sorted = ids
+        sorted.sort { compareNodes($0, $1) < 0 }
+        children[Int(dir)] = sorted
+        return ids
+    }
+
+    private mutating func allocate(_ name: String, parent dir: ID, state newState: State, status newStatus: FileStatus?) -> ID {
+        var name = name
+        let start = UInt32(arena.count)
+        name.withUTF8 { arena.append(contentsOf: $0) }
+        let length = UInt16(truncatingIfNeeded: name.utf8.count)
+        if newState == .file { fileCount += 1 }
+        if let id = freeIDs.popLast() {
+            let i = Int(id)
+            nameStart[i] = start
+            nameLength[i] = length
+            parent[i] = dir
+            state[i] = newState
+            status[i] = newStatus ?? Self.noStatus
+            children[i] = []
+            return id
+        }
+        precondition(state.count < Int(UInt32.max), "more than 4 billion files and folders in one root")
+        nameStart.append(start)
+        nameLength.append(length)
+        parent.append(dir)
+        state.append(newState)
+        status.append(newStatus ?? Self.noStatus)
+        children.append([])
+        return ID(state.count - 1)
+    }
+
+    mutating func setStatus(_ id: ID, _ s: FileStatus) { status[Int(id)] = s }
+
+    mutating func setState(_ id: ID, _ s: State) {
+        let old = state[Int(id)]
+        if old == .file && s != .file { fileCount -= 1 }
+        if old != .file && s == .file { fileCount += 1 }
+        state[Int(id)] = s
+        if s == .unreadable { children[Int(id)] = [] }
+    }
+
+    /// Marks a node removed (it stays in its parent's listing, not live, until `detachRemoved`).
+    mutating func markRemoved(_ id: ID) { setState(id, .removed) }
+
+    /// Drops removed and free children from a directory's listing: one pass.
+    mutating func detachRemoved(from dir: ID) {
+        guard isLive(dir) || state[Int(dir)] == .removed else { return }
+        let state = self.state
+        children[Int(dir)].removeAll { id in
+            let s = state[Int(id)]
+            return !(s == .file || s == .directory || s == .unreadable)
+        }
+    }
+
+    /// Frees removed nodes for reuse (they must be detached from their parents' listings first or
+    /// here: their parents are detached in this call).
+    mutating func reclaim(_ ids: [ID]) {
+        var parents = Set<ID>()
+        for id in ids where state[Int(id)] == .removed { parents.insert(parent[Int(id)]) }
+        for p in parents where state[Int(p)] != .free { detachRemoved(from: p) }
+        for id in ids where state[Int(id)] == .removed {
+            let i = Int(id)
+            garbageBytes += Int(nameLength[i])
+            state[i] = .free
+            children[i] = []
+            nameLength[i] = 0
+            freeIDs.append(id)
+        }
+        if garbageBytes > 65_536 && garbageBytes * 2 > arena.count { compactArena() }
+    }
+
+    /// Rewrites the arena with the names of nodes still in use (ids do not change).
+    private mutating func compactArena() {
+        var fresh: [UInt8] = []
+        fresh.reserveCapacity(arena.count - garbageBytes)
+        for i in 0..<state.count where state[i] != .free {
+            let start = Int(nameStart[i])
+            nameStart[i] = UInt32(fresh.count)
+            fresh.append(contentsOf: arena[start..<start + Int(nameLength[i])])
+        }
+        arena = fresh
+        garbageBytes = 0
+    }
+}
