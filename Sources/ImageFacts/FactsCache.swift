@@ -9,22 +9,49 @@ public final class FactsCache: Sendable {
         var pixels: PixelFacts?
     }
 
+    /// A path with its hash computed once: a probe compares the hash before the bytes (paths
+    /// share long prefixes, so comparing bytes first made every probe a long `memcmp`).
+    private struct PathKey: Hashable {
+        let hash: Int
+        let path: String
+        init(_ path: String) {
+            self.path = path
+            self.hash = path.hashValue
+        }
+        static func == (a: PathKey, b: PathKey) -> Bool { a.hash == b.hash && a.path == b.path }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [PathKey: Entry] = [:]
         var fileReads = 0
         var decodes = 0
     }
 
-    private let state = Mutex(State())
-    /// Entries kept at most; past it a quarter are evicted (the daemon bounds its memory this way;
-    /// a one-shot check keeps everything).
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    /// Shards, each behind its own lock (evaluations on every core look files up at once).
+    private let shards: [Shard]
+    /// Entries kept at most; past it a quarter of a shard is evicted (the daemon bounds its
+    /// memory this way; a one-shot check keeps everything).
     public let capacity: Int
+    private let shardCapacity: Int
 
-    public init(capacity: Int = .max) { self.capacity = max(capacity, 16) }
+    public init(capacity: Int = .max) {
+        self.capacity = max(capacity, 16)
+        let count = 16
+        self.shards = (0..<count).map { _ in Shard() }
+        self.shardCapacity = max(self.capacity / count, 4)
+    }
 
-    private static func store(_ s: inout State, _ path: String, _ entry: Entry, capacity: Int) {
+    private func shard(_ key: PathKey) -> Shard { shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))] }
+
+    private static func store(_ s: inout State, _ path: PathKey, _ entry: Entry, capacity: Int) {
         if s.entries[path] == nil, s.entries.count >= capacity {
-            for key in s.entries.keys.prefix(capacity / 4) { s.entries[key] = nil }
+            let evicted = Array(s.entries.keys.prefix(max(capacity / 4, 1)))
+            for key in evicted { s.entries[key] = nil }
         }
         s.entries[path] = entry
     }
@@ -52,35 +79,38 @@ public final class FactsCache: Sendable {
         } else {
             do { key = try FileSystem.statusFollowingLinks(path).key } catch { return .failure(error) }
         }
-        if let hit = state.withLock({ $0.entries[path]?[keyPath: cached] }), hit.key == key { return .success(hit) }
+        let pathKey = PathKey(path)
+        let shard = shard(pathKey)
+        if let hit = shard.state.withLock({ $0.entries[pathKey]?[keyPath: cached] }), hit.key == key { return .success(hit) }
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
         let facts = compute(bytes, key)
-        state.withLock {
+        shard.state.withLock {
             $0.fileReads += 1
             if decodes { $0.decodes += 1 }
-            var entry = $0.entries[path] ?? Entry()
+            var entry = $0.entries[pathKey] ?? Entry()
             if entry.header?.key != key { entry.header = nil }
             if entry.pixels?.key != key { entry.pixels = nil }
             entry[keyPath: store] = facts
-            Self.store(&$0, path, entry, capacity: capacity)
+            Self.store(&$0, pathKey, entry, capacity: shardCapacity)
         }
         return .success(facts)
     }
 
     /// Drops what is known about a path (a deleted file).
     public func forget(_ path: String) {
-        _ = state.withLock { $0.entries.removeValue(forKey: path) }
+        let key = PathKey(path)
+        _ = shard(key).state.withLock { $0.entries.removeValue(forKey: key) }
     }
 
     /// How many times file contents were read / fully decoded (for tests and `status`).
     public var counters: (fileReads: Int, decodes: Int) {
-        state.withLock { ($0.fileReads, $0.decodes) }
+        shards.reduce((0, 0)) { sum, shard in shard.state.withLock { (sum.0 + $0.fileReads, sum.1 + $0.decodes) } }
     }
 
-    public var count: Int { state.withLock { $0.entries.count } }
+    public var count: Int { shards.reduce(0) { sum, shard in sum + shard.state.withLock { $0.entries.count } } }
 
-    func clear() { state.withLock { $0.entries = [:] } }
+    func clear() { for shard in shards { shard.state.withLock { $0.entries = [:] } } }
 }
 
 extension FactsCache {

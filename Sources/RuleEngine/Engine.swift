@@ -420,7 +420,17 @@ public final class Engine {
         var planIndex: [String: [String: Int]] = [:]
         var contexts: [ProjectContext] = []
         var contextBase: [String: Int] = [:]
+        // A folder's evaluations run side by side (a set and its images, a folder of PNGs): the
+        // daemon's bounded facts cache still holds an image when its second reader asks, and
+        // reads stay close on disk. The group is the folder's node: one integer sort.
+        var ordered: [(group: ResourceTree.NodeID, key: EvalKey)] = []
+        ordered.reserveCapacity(keys.count)
         for key in keys {
+            guard let node = tree.node(key.subject.path) else { continue }
+            ordered.append((tree.isDirectory(node: node) ? node : tree.parent(of: node), key))
+        }
+        ordered.sort { $0.group < $1.group }
+        for (_, key) in ordered {
             guard let dir = subjects.project(of: key.subject, in: tree) else { continue }
             let state = projectState(dir)
             if contextBase[dir] == nil {

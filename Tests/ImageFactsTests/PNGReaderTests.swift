@@ -140,6 +140,25 @@ import Testing
         #expect(cache.counters.decodes == 1)
     }
 
+    /// The daemon's cache is bounded: however many files pass through it, it keeps at most its
+    /// capacity, and what it just read is still there.
+    @Test func aBoundedCacheStaysWithinItsCapacity() throws {
+        let dir = NSTemporaryDirectory() + "/reswatch-facts-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bytes = Data(PNGSynthesizer.encode(PNGSpec(width: 3, height: 3)))
+        let cache = FactsCache(capacity: 64)
+        for i in 0..<1_000 {
+            let path = dir + "/\(i).png"
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(try cache.image(at: path).get().header?.width == 3)
+            #expect(cache.count <= 64)
+            _ = cache.image(at: path)
+        }
+        #expect(cache.counters.fileReads == 1_000, "the file just read is a hit")
+        #expect(cache.count >= 16)
+    }
+
     @Test func rewrittenFileIsReadAgain() throws {
         let path = try tempFile(PNGSynthesizer.encode(PNGSpec(width: 10, height: 10)))
         defer { try? FileManager.default.removeItem(atPath: path) }
