@@ -2,11 +2,12 @@
 """Daemon memory per file and initial scan time, beside watchman, on generated trees (issue 11).
 
 Rows: an empty root (the bare daemon), the 100k-file icon tree of the other benchmarks (9,091
-app icon sets: real PNGs and Contents.json), and 1M empty files named `img-N.png` in 1,000
-folders (not icons: loose PNGs no rule reads, so the row measures the index, not findings).
+app icon sets: real PNGs and Contents.json), and 1M files named `img-N.png` in 1,000 folders,
+each folder's files hard links to one valid 1x1 PNG (no data to write, and no finding: empty files would be 1M
+`image.not-png` errors, and the row would measure diagnostics, not the index).
 For each: start `reswatch daemon` (release build), time until its root is `ready`, wait 5 s,
-read VmRSS; then the same root in watchman (`watch-project`, crawl time until `watch` returns
-and RSS of its server). Bytes per file = (RSS - bare daemon RSS) / files.
+read VmRSS; then the same root in watchman (a fresh server: time from `watch` until a query
+answers, which waits for the crawl, and the server's RSS). Bytes per file = (RSS - bare daemon RSS) / files.
 
 Usage: python3 Benchmarks/memory_bench.py [--binary PATH] [--rows 100k,1m] [--no-watchman]
 """
@@ -20,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchtree import generate  # noqa: E402
+from benchtree import generate, png  # noqa: E402
 
 
 def rss_kb(pid):
@@ -46,17 +47,21 @@ def call(sock_path, method):
     return json.loads(buf.split(b"\n")[0])["result"]
 
 
-def empty_pngs(tree, count):
-    marker = os.path.join(tree, f".generated-empty-{count}")
+def linked_pngs(tree, count):
+    marker = os.path.join(tree, f".generated-links-{count}")
     if os.path.exists(marker):
         return
     subprocess.run(["rm", "-rf", tree], check=True)
-    per = 1000
+    os.makedirs(tree)
+    per = 1000  # a file system allows some 65,000 links to one inode: one source per folder
     for d in range(count // per):
         folder = os.path.join(tree, f"Folder{d}")
         os.makedirs(folder)
-        for i in range(per):
-            open(os.path.join(folder, f"img-{i}.png"), "wb").close()
+        source = os.path.join(folder, "img-0.png")
+        with open(source, "wb") as f:
+            f.write(png(1, 1))
+        for i in range(1, per):
+            os.link(source, os.path.join(folder, f"img-{i}.png"))
     open(marker, "w").close()
 
 
@@ -87,15 +92,21 @@ def daemon_row(binary, tree, settle_s=5):
 
 
 def watchman_row(tree):
-    def wm(*args):
-        return json.loads(subprocess.run(["watchman", "--no-pretty", *args], check=True,
-                                         capture_output=True, text=True).stdout)
+    def wm(*args, stdin=None):
+        for _ in range(50):
+            r = subprocess.run(["watchman", "--no-pretty", *args], capture_output=True, text=True, input=stdin)
+            if r.returncode == 0:
+                return json.loads(r.stdout)
+            time.sleep(0.1)  # the server is (re)starting
+        raise SystemExit(f"watchman {args}: {r.stderr or r.stdout}")
     subprocess.run(["watchman", "shutdown-server"], capture_output=True)
+    pid = wm("get-pid")["pid"]  # a fresh server, started before the clock
     start = time.time()
     wm("watch", tree)
-    wm("find", tree, "-X")  # waits for the crawl (settles the initial scan)
+    # A query waits until the initial crawl has finished.
+    wm("-j", stdin=json.dumps(["query", tree, {"expression": ["false"], "fields": ["name"]}]))
     crawl = time.time() - start
-    pid = wm("get-pid")["pid"]
+    time.sleep(1)
     rss = rss_kb(pid)
     subprocess.run(["watchman", "shutdown-server"], capture_output=True)
     return crawl, rss
@@ -121,16 +132,16 @@ def main():
             generate(tree, 9091)
             label = "icons (100k)"
         elif row == "1m":
-            tree = os.path.join(base, "empty-1m")
-            empty_pngs(tree, 1_000_000)
-            label = "empty img-N.png (1M)"
+            tree = os.path.join(base, "links-1m")
+            linked_pngs(tree, 1_000_000)
+            label = "1x1 img-N.png (1M)"
         else:
             raise SystemExit(f"unknown row {row}")
         files, ready, rss = daemon_row(a.binary, tree)
         per = (rss - bare) * 1024 / max(files, 1)
+        print(f"{label:>22} {files:>9} | {ready:>6.2f}s {rss / 1024:>7.1f}MB {per:>7.0f} | ", end="", flush=True)
         wcrawl, wrss = watchman_row(tree) if watchman else (float("nan"), 0)
-        print(f"{label:>22} {files:>9} | {ready:>6.2f}s {rss / 1024:>7.1f}MB {per:>7.0f} | {wcrawl:>13.2f}s {wrss / 1024:>7.1f}MB",
-              flush=True)
+        print(f"{wcrawl:>13.2f}s {wrss / 1024:>7.1f}MB", flush=True)
 
 
 if __name__ == "__main__":

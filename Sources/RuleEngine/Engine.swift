@@ -73,13 +73,13 @@ public final class Engine {
     @discardableResult
     public func fullScan() -> DiagnosticDelta {
         beginDelta()
-        _ = tree.scanAll()
+        tree.scanAll(reportAdded: false)
         facts.forgetAll()
         delta.drop(store.removeAll())
         dropAllProjects()
         rebuildSubjects()
         subjects.changes = []
-        let run = evaluate(Set(allEvalKeys()))
+        let run = evaluate(allEvalKeys())
         return endDelta(evaluationsRun: run)
     }
 
@@ -125,7 +125,7 @@ public final class Engine {
         delta.drop(store.removeAll())
         rebuildSubjects()
         subjects.changes = []
-        let run = evaluate(Set(allEvalKeys()))
+        let run = evaluate(allEvalKeys())
         return endDelta(evaluationsRun: run)
     }
 
@@ -252,7 +252,7 @@ public final class Engine {
                 for subject in subjects.subjects(inProject: dir, tree: tree) { dirty.formUnion(evalKeys(subject, project: dir)) }
             }
         }
-        let run = evaluate(dirty)
+        let run = evaluate(Array(dirty))
         // Nothing refers to the removed nodes any more: their ids may be reused.
         tree.reclaim(change.removedNodes)
         return endDelta(evaluationsRun: run)
@@ -401,7 +401,7 @@ public final class Engine {
     private func drop(_ key: EvalKey) { delta.drop(store.drop(key)) }
 
     /// Runs evaluations (in parallel) and stores their records.
-    private func evaluate(_ keys: Set<EvalKey>) -> Int {
+    private func evaluate(_ keys: [EvalKey]) -> Int {
         guard !keys.isEmpty else { return 0 }
         // Each evaluation refers to its rule and context by index: a context or an allowed-id set
         // per evaluation cost ~1 KB each (100 MB at 100k files) while the batch was planned.
@@ -409,6 +409,8 @@ public final class Engine {
             let key: EvalKey
             let plan: Int
             let context: Int
+            /// The folder's node: a folder's evaluations run side by side (below).
+            let group: ResourceTree.NodeID
         }
         struct Plan: Sendable {
             let rule: LoadedRule
@@ -420,18 +422,8 @@ public final class Engine {
         var planIndex: [String: [String: Int]] = [:]
         var contexts: [ProjectContext] = []
         var contextBase: [String: Int] = [:]
-        // A folder's evaluations run side by side (a set and its images, a folder of PNGs): the
-        // daemon's bounded facts cache still holds an image when its second reader asks, and
-        // reads stay close on disk. The group is the folder's node: one integer sort.
-        var ordered: [(group: ResourceTree.NodeID, key: EvalKey)] = []
-        ordered.reserveCapacity(keys.count)
         for key in keys {
-            guard let node = tree.node(key.subject.path) else { continue }
-            ordered.append((tree.isDirectory(node: node) ? node : tree.parent(of: node), key))
-        }
-        ordered.sort { $0.group < $1.group }
-        for (_, key) in ordered {
-            guard let dir = subjects.project(of: key.subject, in: tree) else { continue }
+            guard let node = tree.node(key.subject.path), let dir = subjects.project(of: key.subject.kind, node) else { continue }
             let state = projectState(dir)
             if contextBase[dir] == nil {
                 contextBase[dir] = contexts.count
@@ -444,9 +436,16 @@ public final class Engine {
                 planIndex[dir] = bySource
             }
             guard let plan = planIndex[dir]?[key.rule] else { continue }
-            work.append(Work(key: key, plan: plan, context: contextBase[dir]! + state.contextIndex(for: key.subject.path)))
+            let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)
+            work.append(Work(key: key, plan: plan, context: contextBase[dir]! + state.contextIndex(for: key.subject.path), group: group))
         }
-        let results = Mutex([(EvalKey, EvalRecord)]())
+        // A folder's evaluations run side by side (a set and its images, a folder of PNGs): the
+        // daemon's bounded facts cache still holds an image when its second reader asks, and
+        // reads stay close on disk. One integer sort.
+        work.sort { $0.group < $1.group }
+        // Only the records to keep come back (by work index): one that found nothing and read
+        // only its own file is not kept by the daemon, and a one-shot check keeps only findings.
+        let results = Mutex([(Int, EvalRecord)]())
         let timings = Mutex([Int: RuleStat]())
         let snapshot = tree
         let index = subjects
@@ -461,8 +460,7 @@ public final class Engine {
         let batchSize = max(1, min(256, items.count / (ProcessInfo.processInfo.activeProcessorCount * 8)))
         let batches = (items.count + batchSize - 1) / batchSize
         let runBatch: @Sendable (Int) -> Void = { b in
-            var local: [(EvalKey, EvalRecord)] = []
-            local.reserveCapacity(batchSize)
+            var local: [(Int, EvalRecord)] = []
             var localTimes: [Int: RuleStat] = [:]
             for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
                 let w = items[i]
@@ -470,7 +468,7 @@ public final class Engine {
                 // is unknown, so nothing is judged about it (no invented "Contents.json missing").
                 if snapshot.isUnreadable(w.key.subject.path) {
                     let p = w.key.subject.path
-                    local.append((w.key, EvalRecord(inputs: keepInputs ? [.listing(p), .file(p)] : [], diagnostics: [])))
+                    if keepInputs { local.append((i, EvalRecord(inputs: [.listing(p), .file(p)], diagnostics: []))) }
                     continue
                 }
                 let plan = plansUsed[w.plan]
@@ -487,8 +485,12 @@ public final class Engine {
                 var inputs: Set<EvaluationInput> = []
                 if keepInputs {
                     inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject.path)
+                    let selfOnly = inputs.count == 1 && inputs.first == .file(w.key.subject.path)
+                    if selfOnly && ctx.diagnostics.isEmpty { continue }
+                } else if ctx.diagnostics.isEmpty {
+                    continue
                 }
-                local.append((w.key, EvalRecord(inputs: inputs, diagnostics: ctx.diagnostics)))
+                local.append((i, EvalRecord(inputs: inputs, diagnostics: ctx.diagnostics)))
             }
             results.withLock { $0 += local }
             if !localTimes.isEmpty { timings.withLock { t in for (k, v) in localTimes { t[k, default: RuleStat()].merge(v) } } }
@@ -501,15 +503,12 @@ public final class Engine {
             DispatchQueue.concurrentPerform(iterations: batches, execute: runBatch)
         }
         for (plan, stat) in timings.withLock({ $0 }) { ruleStats[plansUsed[plan].rule.source, default: RuleStat()].merge(stat) }
-        let selfOnly: (EvalKey, EvalRecord) -> Bool = { key, record in
-            record.diagnostics.isEmpty && record.inputs.count == 1 && record.inputs.first == .file(key.subject.path)
-        }
-        for (key, record) in results.withLock({ $0 }) {
-            drop(key)
-            if !incremental || !selfOnly(key, record) {
-                store.store(key, record)
-                delta.store(record.diagnostics)
-            }
+        // Every evaluation that ran replaces its old record (if any: none after a full scan).
+        if !store.isEmpty { for w in items { drop(w.key) } }
+        for (i, record) in results.withLock({ $0 }) {
+            drop(items[i].key)
+            store.store(items[i].key, record)
+            delta.store(record.diagnostics)
         }
         evaluationsRun += items.count
         return items.count

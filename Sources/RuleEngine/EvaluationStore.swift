@@ -19,6 +19,7 @@ struct EvaluationStore {
     var diagnostics: [Diagnostic] { records.values.flatMap(\.diagnostics) }
 
     func contains(_ key: Key) -> Bool { records[key] != nil }
+    var isEmpty: Bool { records.isEmpty }
 
     /// What an evaluation's record keeps of its inputs: its own file, and every input except the
     /// files inside a folder it listed. A change to any file re-runs the readers of its folder's

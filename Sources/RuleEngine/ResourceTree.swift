@@ -142,8 +142,10 @@ public struct ResourceTree: Sendable {
         }
     }
 
-    /// Full scan of the root.
-    public mutating func scanAll() -> Change {
+    /// Full scan of the root. `reportAdded: false` leaves the (100k-path) list of added paths
+    /// out of the change when the caller re-derives everything anyway.
+    @discardableResult
+    public mutating func scanAll(reportAdded: Bool = true) -> Change {
         var change = Change()
         nodes = NodeStore()
         unreadableErrors = [:]
@@ -164,7 +166,7 @@ public struct ResourceTree: Sendable {
                     let ids = nodes.addChildren(children, in: dir)
                     for (id, child) in zip(ids, children) {
                         let childPath = RelativePath.join(path, child.name)
-                        change.added.append(childPath)
+                        if reportAdded { change.added.append(childPath) }
                         if child.status == nil { next.append((id, childPath)) }
                     }
                 }
