@@ -215,8 +215,13 @@ public struct ResourceTree: Sendable {
         if isExcluded(path) { return change }
         let parentPath = RelativePath.parent(path)
         guard let parent = nodes.lookup(parentPath), nodes.state[Int(parent)] == .directory else {
-            // An ancestor appeared (or its folder cannot be listed): refresh from there down.
-            return refresh(parentPath)
+            // An ancestor appeared, or went (its removal already took everything below), or cannot
+            // be listed: refresh the first component below the deepest listed folder, found in
+            // one walk (walking up one level at a time was quadratic in the depth per event:
+            // a 1,500-level tree removed bottom-up kept the engine busy for minutes).
+            let (known, firstUnknown) = deepestListedAncestor(of: path)
+            if let firstUnknown { return refresh(firstUnknown) }
+            return known == path ? change : refresh(known)
         }
         let name = RelativePath.name(path)
         var existing = nodes.child(of: parent, named: name)
@@ -274,31 +279,53 @@ public struct ResourceTree: Sendable {
 
     // MARK: - internals
 
-    private mutating func scanDirectory(_ dir: NodeID, _ path: String, into change: inout Change) {
-        change.listings.insert(path)
-        let entries: [DirectoryEntry]
-        do {
-            entries = try FileSystem.listDirectory(absolute(path)).filter { !isExcludedName($0.name) }
-        } catch {
-            nodes.setState(dir, .unreadable)
-            unreadableErrors[dir] = error
-            return
-        }
-        for entry in entries {
-            let child = RelativePath.join(path, entry.name)
-            var isDirectory = entry.isDirectory
-            var status: FileStatus?
-            if !isDirectory {
-                guard let s = try? FileSystem.status(absolute(child)) else { continue }
-                isDirectory = s.kind == .directory
-                status = s
+    /// The deepest ancestor of `path` that is a listed folder (walking names down from the root),
+    /// and the path one component below it, if that is not `path`'s parent's child already.
+    private func deepestListedAncestor(of path: String) -> (known: String, firstUnknown: String?) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        var current = NodeStore.root
+        var known = ""
+        for (i, part) in parts.dropLast().enumerated() {
+            guard nodes.state[Int(current)] == .directory, let next = nodes.child(of: current, named: String(part)),
+                nodes.state[Int(next)] == .directory
+            else {
+                // `parts[i]` is the first component not listed below `known`.
+                return (known, nodes.state[Int(current)] == .directory ? RelativePath.join(known, String(part)) : nil)
             }
-            change.added.append(child)
-            if isDirectory {
-                let id = nodes.add(entry.name, in: dir, state: .directory, status: nil)
-                scanDirectory(id, child, into: &change)
-            } else {
-                nodes.add(entry.name, in: dir, state: .file, status: status)
+            current = next
+            known = RelativePath.join(known, String(parts[i]))
+        }
+        return (known, nil)
+    }
+
+    /// Lists a new folder and everything below it (iteratively: depth is no limit).
+    private mutating func scanDirectory(_ top: NodeID, _ topPath: String, into change: inout Change) {
+        var stack: [(NodeID, String)] = [(top, topPath)]
+        while let (dir, path) = stack.popLast() {
+            change.listings.insert(path)
+            let entries: [DirectoryEntry]
+            do {
+                entries = try FileSystem.listDirectory(absolute(path)).filter { !isExcludedName($0.name) }
+            } catch {
+                nodes.setState(dir, .unreadable)
+                unreadableErrors[dir] = error
+                continue
+            }
+            for entry in entries {
+                let child = RelativePath.join(path, entry.name)
+                var isDirectory = entry.isDirectory
+                var status: FileStatus?
+                if !isDirectory {
+                    guard let s = try? FileSystem.status(absolute(child)) else { continue }
+                    isDirectory = s.kind == .directory
+                    status = s
+                }
+                change.added.append(child)
+                if isDirectory {
+                    stack.append((nodes.add(entry.name, in: dir, state: .directory, status: nil), child))
+                } else {
+                    nodes.add(entry.name, in: dir, state: .file, status: status)
+                }
             }
         }
     }
@@ -346,18 +373,26 @@ public struct ResourceTree: Sendable {
         }
     }
 
-    /// Marks a node and everything below it removed; their paths and ids go into the change.
-    private mutating func remove(_ id: NodeID, _ path: String, into change: inout Change) {
-        if nodes.isDirectoryLike(id) {
-            for child in nodes.children[Int(id)] where nodes.isLive(child) {
-                remove(child, RelativePath.join(path, nodes.name(child)), into: &change)
+    /// Marks a node and everything below it removed; their paths and ids go into the change
+    /// (iteratively: depth is no limit; children before their folder, as before).
+    private mutating func remove(_ top: NodeID, _ topPath: String, into change: inout Change) {
+        var stack: [(id: NodeID, path: String, expanded: Bool)] = [(top, topPath, false)]
+        while let (id, path, expanded) = stack.popLast() {
+            if nodes.isDirectoryLike(id) && !expanded {
+                stack.append((id, path, true))
+                for child in nodes.children[Int(id)].reversed() where nodes.isLive(child) {
+                    stack.append((child, RelativePath.join(path, nodes.name(child)), false))
+                }
+                continue
             }
-            change.listings.insert(path)
-            unreadableErrors[id] = nil
+            if nodes.isDirectoryLike(id) {
+                change.listings.insert(path)
+                unreadableErrors[id] = nil
+            }
+            change.removed.append(path)
+            change.removedNodes.append(id)
+            nodes.markRemoved(id)
+            pendingDetach.insert(nodes.parent[Int(id)])
         }
-        change.removed.append(path)
-        change.removedNodes.append(id)
-        nodes.markRemoved(id)
-        pendingDetach.insert(nodes.parent[Int(id)])
     }
 }

@@ -16,6 +16,8 @@ struct WatchLoop {
     var degraded: [String: String] = [:]
     var lastDegradedRetry = Date()
     var wakeWatch: Int32 = -1
+    /// Stale entries piled up: compact at the next quiet moment (see `compact`).
+    var compactRequested = false
     static let compactAfter = 1024
     static let degradedRetrySeconds: TimeInterval = 30
 
@@ -51,9 +53,12 @@ struct WatchLoop {
             // file in the private folder). A one-second timeout only while something is owed: an
             // unpaired move to flush, a rescan the full stream could not take, a degraded root to
             // retry. (A negative timeout blocks until an event; 0 would return at once.)
-            let timeout = pendingMove != nil || !owedRescans.isEmpty || !degraded.isEmpty ? 1 : -1
+            let timeout = compactRequested || pendingMove != nil || !owedRescans.isEmpty || !degraded.isEmpty ? 1 : -1
             guard let event = inotifytools_next_events(timeout, 1) else {
                 flushPendingMove()
+                // Nothing buffered and nothing queued: no event of the old instance can be read
+                // after the library starts afresh.
+                if compactRequested { compact() }
                 continue
             }
             // Copy everything out at once: the pointer is into the library's static buffer.
@@ -74,6 +79,7 @@ struct WatchLoop {
         if mask.contains(.queueOverflow) {
             flushPendingMove()
             for root in roots { emit(.rescan(root: root, reason: .queueOverflow)) }
+            reissueBarriers()
             return
         }
         if mask.contains(.ignored) {
@@ -86,7 +92,7 @@ struct WatchLoop {
                 if wdOf(dir) == wd { replaceFilename(dir + "/", "\u{1}stale-\(wd)/") }
                 staleEntries += 1
             }
-            if staleEntries > Self.compactAfter { compact() }
+            if staleEntries > Self.compactAfter { compactRequested = true }
             return
         }
         if wd == wakeWatch {
@@ -234,8 +240,13 @@ struct WatchLoop {
         replaceFilename(old + "/", new + "/")
     }
 
-    /// Stale library entries pile up after deletes: start the library afresh and rescan.
+    /// Stale library entries pile up after deletes: start the library afresh and rescan. Only
+    /// when a read has timed out: the library keeps unread events in a static buffer across
+    /// `inotifytools_cleanup`, and the new instance numbers its watches from 1 again in the same
+    /// order, so an old `IN_IGNORED` read afterwards would kill a new watch (a 1,500-level tree
+    /// deleted at once left the daemon deaf to that root and every `sync` timed out).
     mutating func compact() {
+        compactRequested = false
         inotifytools_cleanup()
         _ = inotifytools_initialize()
         directories = [:]
@@ -244,6 +255,19 @@ struct WatchLoop {
         for root in roots {
             addWatches(root, root: root)
             emit(.rescan(root: root, reason: .watchTableCompacted))
+        }
+        reissueBarriers()
+    }
+
+    /// Barriers whose event was lost (queued in a closed instance, or dropped by an overflow)
+    /// still have their file: confirm them now, after the rescans that cover what was lost.
+    /// (One confirmed twice is ignored by the consumer.)
+    mutating func reissueBarriers() {
+        guard let dir = watcher.wakeDirectory, let entries = try? FileSystem.listDirectory(dir) else { return }
+        for e in entries where e.name.hasPrefix("barrier-") {
+            guard let id = UInt64(e.name.dropFirst("barrier-".count)) else { continue }
+            FileSystem.removeFile(dir + "/" + e.name)
+            emit(.barrier(id))
         }
     }
 

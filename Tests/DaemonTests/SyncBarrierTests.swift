@@ -63,3 +63,29 @@ import Testing
         #expect(result.stderr.contains("none of the roots can be watched"))
     }
 }
+
+/// The real daemon and inotify on a tree 1,500 folders deep: moved in, then removed with `rm -rf`
+/// (1,500 deletions reported bottom-up, and a watch-table compaction). Before, the engine spent
+/// minutes on the removal and every `sync` timed out behind it.
+@Suite struct DeepTreeDaemonTests {
+    @Test func aDeepTreeComesAndGoesAndSyncStillAnswers() throws {
+        let root = try TempTree([:])
+        let outside = try TempTree([:])
+        var path = outside.path + "/x"
+        for _ in 0..<1_500 { path += "/d" }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: path + "/Icon.png", contents: Data()))
+        let daemon = try DaemonHarness(roots: [root.path])
+        defer { _ = daemon.stop() }
+        try FileManager.default.moveItem(atPath: outside.path + "/x", toPath: root.path + "/x")
+        try daemon.sync()
+        #expect(try daemon.diagnosticLines().contains { $0.hasPrefix("image.not-png") })
+        try FileManager.default.removeItem(atPath: root.path + "/x")
+        try daemon.sync()
+        #expect(try daemon.diagnosticLines().isEmpty, "the removed tree's finding is gone")
+        // The watcher still sees the root after the compaction.
+        #expect(FileManager.default.createFile(atPath: root.path + "/Icon.png", contents: Data()))
+        try daemon.sync()
+        #expect(try daemon.diagnosticLines().count == 1)
+    }
+}
