@@ -490,7 +490,7 @@ public final class Engine {
                 } else if ctx.diagnostics.isEmpty {
                     continue
                 }
-                local.append((i, EvalRecord(inputs: inputs, diagnostics: ctx.diagnostics)))
+                local.append((i, EvalRecord(inputs: Array(inputs), diagnostics: ctx.diagnostics)))
             }
             results.withLock { $0 += local }
             if !localTimes.isEmpty { timings.withLock { t in for (k, v) in localTimes { t[k, default: RuleStat()].merge(v) } } }

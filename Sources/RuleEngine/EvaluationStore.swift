@@ -8,12 +8,58 @@ struct EvaluationStore {
     }
 
     struct Record: Sendable {
-        var inputs: Set<EvaluationInput>
+        /// Distinct inputs, an exact-size array (a `Set` of three cost twice the bytes).
+        var inputs: [EvaluationInput]
         var diagnostics: [Diagnostic]
     }
 
+    /// The evaluations that read one input: most inputs have a few readers (a set's evaluations),
+    /// kept in a small array; past 16 a `Set`, so dropping one of thousands is not a scan.
+    enum Readers: Sendable {
+        case few([Key])
+        case many(Set<Key>)
+
+        static let limit = 16
+
+        var keys: [Key] {
+            switch self {
+            case .few(let a): a
+            case .many(let s): Array(s)
+            }
+        }
+
+        mutating func insert(_ key: Key) {
+            switch self {
+            case .few(var a):
+                self = .few([])  // no second reference while `a` grows
+                if !a.contains(key) { a.append(key) }
+                self = a.count > Self.limit ? .many(Set(a)) : .few(a)
+            case .many(var set):
+                self = .few([])
+                set.insert(key)
+                self = .many(set)
+            }
+        }
+
+        /// Removes a reader; true when none is left.
+        mutating func remove(_ key: Key) -> Bool {
+            switch self {
+            case .few(var a):
+                self = .few([])
+                if let i = a.firstIndex(of: key) { a.remove(at: i) }
+                self = .few(a)
+                return a.isEmpty
+            case .many(var set):
+                self = .few([])
+                set.remove(key)
+                self = .many(set)
+                return set.isEmpty
+            }
+        }
+    }
+
     private(set) var records: [Key: Record] = [:]
-    private var dependents: [EvaluationInput: Set<Key>] = [:]
+    private var dependents: [EvaluationInput: Readers] = [:]
 
     var keys: Dictionary<Key, Record>.Keys { records.keys }
     var diagnostics: [Diagnostic] { records.values.flatMap(\.diagnostics) }
@@ -41,18 +87,15 @@ struct EvaluationStore {
     }
 
     /// Every input some stored evaluation read.
-    var inputs: Dictionary<EvaluationInput, Set<Key>>.Keys { dependents.keys }
+    var inputs: Dictionary<EvaluationInput, Readers>.Keys { dependents.keys }
 
     /// The evaluations that read `input`.
-    func readers(of input: EvaluationInput) -> Set<Key> { dependents[input] ?? [] }
+    func readers(of input: EvaluationInput) -> [Key] { dependents[input]?.keys ?? [] }
 
     /// Forgets one evaluation; returns the diagnostics it had.
     mutating func drop(_ key: Key) -> [Diagnostic] {
         guard let record = records.removeValue(forKey: key) else { return [] }
-        for input in record.inputs {
-            dependents[input]?.remove(key)
-            if dependents[input]?.isEmpty == true { dependents[input] = nil }
-        }
+        for input in record.inputs where dependents[input]?.remove(key) == true { dependents[input] = nil }
         return record.diagnostics
     }
 
@@ -66,8 +109,12 @@ struct EvaluationStore {
     }
 
     mutating func store(_ key: Key, _ record: Record) {
-        records[key] = record
-        for input in record.inputs { dependents[input, default: []].insert(key) }
+        // A record stored over another forgets the old one's inputs (the engine drops first, so
+        // this only keeps the index exact for any other caller).
+        if let old = records.updateValue(record, forKey: key) {
+            for input in old.inputs where dependents[input]?.remove(key) == true { dependents[input] = nil }
+        }
+        for input in record.inputs { dependents[input, default: .few([])].insert(key) }
     }
 }
 
