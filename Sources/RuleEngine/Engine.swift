@@ -468,7 +468,7 @@ public final class Engine {
                 // is unknown, so nothing is judged about it (no invented "Contents.json missing").
                 if snapshot.isUnreadable(w.key.subject.path) {
                     let p = w.key.subject.path
-                    if keepInputs { local.append((i, EvalRecord(inputs: [.listing(p), .file(p)], diagnostics: []))) }
+                    if keepInputs { local.append((i, EvalRecord(inputs: [.listing(p)], diagnostics: []))) }
                     continue
                 }
                 let plan = plansUsed[w.plan]
@@ -484,8 +484,9 @@ public final class Engine {
                 }
                 var inputs: Set<EvaluationInput> = []
                 if keepInputs {
-                    inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject.path)
-                    let selfOnly = inputs.count == 1 && inputs.first == .file(w.key.subject.path)
+                    inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject)
+                    // Found nothing, and read nothing but itself: re-run directly when it changes.
+                    let selfOnly = inputs.isEmpty || (inputs.count == 1 && inputs.first == .file(w.key.subject.path))
                     if selfOnly && ctx.diagnostics.isEmpty { continue }
                 } else if ctx.diagnostics.isEmpty {
                     continue

@@ -67,12 +67,14 @@ struct EvaluationStore {
     func contains(_ key: Key) -> Bool { records[key] != nil }
     var isEmpty: Bool { records.isEmpty }
 
-    /// What an evaluation's record keeps of its inputs: its own file, and every input except the
-    /// files inside a folder it listed. A change to any file re-runs the readers of its folder's
+    /// What an evaluation's record keeps of its inputs: its own file (a file subject's), and every
+    /// input except the files inside a folder it listed. A folder subject's own path is left out:
+    /// it changes only when the folder comes or goes, which is a subject change that drops or
+    /// re-runs its evaluations anyway (Engine.process, `subjects.changes`). A change to any file re-runs the readers of its folder's
     /// listing as well (Engine.process), so the listing stands for them: an app icon set's
     /// evaluation keeps one entry, not one per image (118k reverse-index entries at 100k files
     /// were a quarter of the daemon's heap).
-    static func compacted(_ inputs: Set<EvaluationInput>, subject: String) -> Set<EvaluationInput> {
+    static func compacted(_ inputs: Set<EvaluationInput>, subject: Subject) -> Set<EvaluationInput> {
         var listed = Set<String>()
         for case .listing(let dir) in inputs { listed.insert(dir) }
         var kept =
@@ -82,7 +84,11 @@ struct EvaluationStore {
                 guard case .file(let p) = input else { return true }
                 return !listed.contains(RelativePath.parent(p))
             }
-        kept.insert(.file(subject))
+        if subject.kind.isDirectory {
+            kept.remove(.file(subject.path))
+        } else {
+            kept.insert(.file(subject.path))
+        }
         return kept
     }
 

@@ -20,6 +20,16 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case catalog
 }
 
+extension SubjectKind {
+    /// Kinds whose subject is a folder (the set, the catalog, the `.lproj`, the project …).
+    public var isDirectory: Bool {
+        switch self {
+        case .assetSet, .project, .localization, .settingsBundle, .catalog: true
+        case .image, .infoPlist, .interfaceFile, .loosePNG: false
+        }
+    }
+}
+
 public struct Subject: Sendable, Hashable, Comparable {
     public let kind: SubjectKind
     /// Root-relative path (the directory itself for asset sets and projects).
