@@ -230,6 +230,25 @@ struct NodeStore: Sendable {
 
     mutating func setStatus(_ id: ID, _ s: FileStatus) { status[Int(id)] = s }
 
+    /// Gives back the arrays' growth slack (up to half of each after a scan appended node by
+    /// node: 1.5 MB at 100k files). Ids and contents do not change.
+    mutating func trimCapacity() {
+        func exact<T>(_ a: inout [T]) {
+            guard a.capacity > a.count + a.count / 16 else { return }
+            var copy: [T] = []
+            copy.reserveCapacity(a.count)
+            copy.append(contentsOf: a)
+            a = copy
+        }
+        exact(&arena)
+        exact(&nameStart)
+        exact(&nameLength)
+        exact(&parent)
+        exact(&state)
+        exact(&status)
+        exact(&children)
+    }
+
     mutating func setState(_ id: ID, _ s: State) {
         let old = state[Int(id)]
         if old == .file && s != .file { fileCount -= 1 }

@@ -173,6 +173,7 @@ public struct ResourceTree: Sendable {
             }
             level = next
         }
+        nodes.trimCapacity()
         return change
     }
 
