@@ -68,7 +68,7 @@ public final class EvaluationContext: ProjectFileAccess {
         inputs.insert(.file(path))
         guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
         // The tree's lstat is the key, unless the path is a link (then stat the target, if it stays inside).
-        switch tree.contentPath(path) {
+        switch tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
         case .success(let real): return facts.image(at: real, key: status.kind == .symlink ? nil : status.key)
         }
@@ -77,7 +77,7 @@ public final class EvaluationContext: ProjectFileAccess {
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
         inputs.insert(.file(path))
         guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
-        switch tree.contentPath(path) {
+        switch tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
         case .success(let real): return facts.pixels(at: real, key: status.kind == .symlink ? nil : status.key)
         }

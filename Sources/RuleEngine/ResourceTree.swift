@@ -38,8 +38,13 @@ public struct ResourceTree: Sendable {
     /// tree, or a symbolic link whose target leaves the checked root (a Contents.json linked to
     /// /etc/shadow is not parsed, and nothing of it reaches a message).
     public func contentPath(_ path: String) -> Result<String, SystemError> {
+        guard let status = status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: ENOENT)) }
+        return contentPath(path, status: status)
+    }
+
+    /// `contentPath(_:)` for a caller that has just looked the file's status up.
+    public func contentPath(_ path: String, status: FileStatus) -> Result<String, SystemError> {
         let abs = absolute(path)
-        guard let status = status(of: path) else { return .failure(SystemError(call: "open", path: abs, errno: ENOENT)) }
         guard status.kind == .symlink else { return .success(abs) }
         guard let target = FileSystem.realPath(abs) else {
             return .failure(SystemError(call: "open", path: abs, errno: ENOENT, detail: "a symbolic link whose target does not exist"))
