@@ -22,14 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from benchtree import generate, png  # noqa: E402
-
-
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+from latency_bench import rss_kb  # noqa: E402
 
 
 def call(sock_path, method):
