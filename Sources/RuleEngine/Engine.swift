@@ -77,8 +77,7 @@ public final class Engine {
         facts.forgetAll()
         delta.drop(store.removeAll())
         dropAllProjects()
-        rebuildSubjects()
-        subjects.changes = []
+        rebuildSubjects(recordingChanges: false)
         let run = evaluate(allEvalKeys())
         return endDelta(evaluationsRun: run)
     }
@@ -123,8 +122,7 @@ public final class Engine {
         baseRules = rules
         dropAllProjects()
         delta.drop(store.removeAll())
-        rebuildSubjects()
-        subjects.changes = []
+        rebuildSubjects(recordingChanges: false)
         let run = evaluate(allEvalKeys())
         return endDelta(evaluationsRun: run)
     }
@@ -316,9 +314,12 @@ public final class Engine {
         ).resolve(dir)
     }
 
-    private func rebuildSubjects() {
+    /// Rebuilds every subject's project. `recordingChanges` compares before and after (by path:
+    /// both sides built as strings) for a re-scope; a full scan or a rule reload, with an empty
+    /// store, re-runs everything anyway and skips it.
+    private func rebuildSubjects(recordingChanges: Bool = true) {
         projectIndex = ProjectIndex(tree: tree)
-        let before = subjects.snapshot(tree: tree)
+        let before = recordingChanges ? subjects.snapshot(tree: tree) : [:]
         subjects.removeAll()
         var projectNodes: [String: ResourceTree.NodeID] = [:]
         let tree = self.tree
@@ -348,6 +349,10 @@ public final class Engine {
         subjects.forEach { kind, _, project in if kind != .project { dirs.insert(project) } }
         for d in dirs { updateProjectSubject(d, recording: false) }
         refreshScanDiagnostics()
+        guard recordingChanges else {
+            subjects.changes = []
+            return
+        }
         let after = subjects.snapshot(tree: tree)
         for (s, old) in before where after[s] != old { subjects.changes.append((s, old, after[s])) }
         for (s, new) in after where before[s] == nil { subjects.changes.append((s, nil, new)) }

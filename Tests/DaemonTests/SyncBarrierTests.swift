@@ -89,3 +89,24 @@ import Testing
         #expect(try daemon.diagnosticLines().count == 1)
     }
 }
+
+/// `recheck` scans a root afresh in a daemon whose index has lived through changes (node ids
+/// reused, a tree that shrank). Before, the old subject ids were read against the new index:
+/// an out-of-range trap that took the daemon down.
+@Suite struct RecheckAfterChangesTests {
+    @Test func recheckAfterMostOfTheTreeWentAway() throws {
+        var files: [String: ExampleFile] = [:]
+        for i in 0..<300 { files["A.xcassets/Img\(i).imageset/Contents.json"] = .text("{\"images\":[]}") }
+        files["A.xcassets/Zed.imageset/Contents.json"] = .text("{ broken")
+        let tree = try TempTree(files)
+        let daemon = try DaemonHarness(roots: [tree.path])
+        defer { _ = daemon.stop() }
+        for i in 0..<300 { try FileManager.default.removeItem(atPath: tree.path + "/A.xcassets/Img\(i).imageset") }
+        try daemon.sync()
+        _ = try daemon.call("recheck")
+        try daemon.sync()
+        let lines = try daemon.diagnosticLines()
+        #expect(lines.contains { $0.hasPrefix("catalog.contents-invalid") }, "\(lines)")
+        #expect(try daemon.call("status")["roots"]?.array?.first?["files"]?.int == 1)
+    }
+}

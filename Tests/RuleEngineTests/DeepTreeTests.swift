@@ -53,3 +53,22 @@ import Testing
         #expect(engine.tree.isFile(paths.last!))
     }
 }
+
+/// A full scan of an engine that has run before (`recheck`) starts its index afresh: the node
+/// ids of the old tree mean nothing in the new one.
+@Suite struct RescanFromScratchTests {
+    @Test func aSecondFullScanOfAShrunkTreeMatchesAColdRun() throws {
+        var files: [String: ExampleFile] = ["App/.reswatch.yaml": .text("devices: [iphone]\n")]
+        for i in 0..<300 { files["App/Img\(i).imageset/Contents.json"] = .text("{\"images\":[]}") }
+        files["App/Zed.imageset/Contents.json"] = .text("{ broken")
+        let tree = try TempTree(files)
+        let engine = tree.engine()
+        for i in 0..<300 { try FileManager.default.removeItem(atPath: tree.path + "/App/Img\(i).imageset") }
+        // No change events: the engine learns of it only from the second full scan.
+        engine.fullScan()
+        #expect(engine.fileCount == 2)
+        #expect(engine.diagnostics.map(\.rule).contains("catalog.contents-invalid"))
+        let cold = tree.engine()
+        #expect(engine.diagnostics == cold.diagnostics)
+    }
+}
