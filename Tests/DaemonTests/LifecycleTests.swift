@@ -26,14 +26,7 @@ import Testing
         let fd: Int32
         init() throws {
             path = "/tmp/rwn-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-            let r = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            if r != 0 { throw HarnessError("bind failed") }
+            fd = try boundDatagramSocket(path)
         }
         deinit {
             close(fd)

@@ -5,23 +5,22 @@ import Testing
 
 /// With a tiny inotify queue a burst overflows it; the daemon rescans, converges, and says so.
 @Suite(.serialized) struct OverflowTests {
-    @Test(.enabled(if: getuid() == 0, "needs root to lower /proc/sys/fs/inotify/max_queued_events (skipped: not root)"))
-    func overflowingBurstStillConverges() throws {
+    /// A daemon whose inotify queue holds 16 events. The limit applies to instances created while
+    /// it is low: lower it, start, restore.
+    static func daemonWithTinyQueue(_ tree: TempTree) throws -> DaemonHarness {
         let knob = "/proc/sys/fs/inotify/max_queued_events"
         let original = try String(contentsOfFile: knob, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try "16".write(toFile: knob, atomically: false, encoding: .utf8)
+        defer { try? original.write(toFile: knob, atomically: false, encoding: .utf8) }
+        return try DaemonHarness(roots: [tree.path])
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to lower /proc/sys/fs/inotify/max_queued_events (skipped: not root)"))
+    func overflowingBurstStillConverges() throws {
         var files: [String: ExampleFile] = ["P/.reswatch.yaml": .text("devices: [iphone]\n")]
         for i in 0..<40 { files["P/A.xcassets/S\(i).imageset/Contents.json"] = .text("{\"images\":[]}") }
         let tree = try TempTree(files)
-        // The limit applies to inotify instances created while it is low: lower it, start, restore.
-        try "16".write(toFile: knob, atomically: false, encoding: .utf8)
-        let daemon: DaemonHarness
-        do {
-            daemon = try DaemonHarness(roots: [tree.path])
-        } catch {
-            try? original.write(toFile: knob, atomically: false, encoding: .utf8)
-            throw error
-        }
-        try original.write(toFile: knob, atomically: false, encoding: .utf8)
+        let daemon = try Self.daemonWithTinyQueue(tree)
 
         // Freeze the daemon while the burst is written so the 16-event kernel queue must overflow.
         daemon.signal(SIGSTOP)
@@ -48,18 +47,8 @@ import Testing
     /// this sequence the barrier's event is not dropped, so this test does not reach that path.)
     @Test(.enabled(if: getuid() == 0, "needs root to lower /proc/sys/fs/inotify/max_queued_events (skipped: not root)"))
     func aSyncAskedDuringAnOverflowIsAnswered() throws {
-        let knob = "/proc/sys/fs/inotify/max_queued_events"
-        let original = try String(contentsOfFile: knob, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let tree = try TempTree(["P/.reswatch.yaml": .text("devices: [iphone]\n")])
-        try "16".write(toFile: knob, atomically: false, encoding: .utf8)
-        let daemon: DaemonHarness
-        do {
-            daemon = try DaemonHarness(roots: [tree.path])
-        } catch {
-            try? original.write(toFile: knob, atomically: false, encoding: .utf8)
-            throw error
-        }
-        try original.write(toFile: knob, atomically: false, encoding: .utf8)
+        let daemon = try Self.daemonWithTinyQueue(tree)
         daemon.signal(SIGSTOP)
         for i in 0..<64 { try Data([0]).write(to: URL(fileURLWithPath: tree.path + "/P/f\(i).png")) }
         // The request waits in the socket until the daemon runs again; its barrier file is then

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -10,18 +11,7 @@ public final class RawSocketClient {
     public let fd: Int32
 
     public init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw HarnessError("connect \(path): \(String(cString: strerror(errno)))")
-        }
+        do { fd = try UnixSocket.connect(path) } catch { throw HarnessError("connect \(path): \(error.reason)") }
     }
 
     deinit { close(fd) }
@@ -82,4 +72,23 @@ public func residentBytes(pid: Int32) -> Int? {
     else { return nil }
     let kb = line.split(separator: " ").compactMap { Int($0) }.first
     return kb.map { $0 * 1024 }
+}
+
+/// A datagram socket bound at `path` (a stand-in for journald or systemd's NOTIFY_SOCKET).
+public func boundDatagramSocket(_ path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    guard path.utf8.count <= UnixSocket.maximumPathLength else { throw HarnessError("socket path too long: \(path)") }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard bound == 0 else {
+        let code = errno
+        close(fd)
+        throw HarnessError("bind \(path): errno \(code)")
+    }
+    return fd
 }
