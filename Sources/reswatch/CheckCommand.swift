@@ -152,6 +152,11 @@ struct CheckCommand: ParsableCommand {
         if suppressed > 0, plan.outputs.allSatisfy({ $0.format != "text" || $0.file != nil }) {
             FileHandle.standardError.write(Data("reswatch: \(suppressed) finding(s) left out: listed in the baseline \(baseline!)\n".utf8))
         }
+        if report.summary.files == 0 {
+            // An empty folder (a mistyped path in CI) must not read as a clean result.
+            FileHandle.standardError.write(
+                Data("reswatch: \(paths.joined(separator: ", ")) holds no files (excluded build folders aside): nothing to check\n".utf8))
+        }
         if !report.ruleErrors.isEmpty {
             throw Self.fail("\(report.ruleErrors.count) rule module error(s); results are incomplete")
         }

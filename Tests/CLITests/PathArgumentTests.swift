@@ -114,4 +114,16 @@ import Testing
         #expect(result.stdout.contains("Evil\\nsrc/x.png: error: forged\\x1B[0m.imageset/.keep: error:"), "shown on the set's own file")
         #expect(!result.stdout.contains("\u{1B}"))
     }
+
+    /// A folder with no files (a mistyped path in CI) is said, not passed as clean; one with
+    /// files is not.
+    @Test func anEmptyFolderIsNothingToCheckAndSaysSo() throws {
+        let empty = try TempTree(["build/ignored.png": .text("")])  // only an excluded build folder
+        let result = try runCommand(Repo.binary, ["check", empty.path])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("holds no files (excluded build folders aside): nothing to check"), "\(result.stderr)")
+        let full = try TempTree(["notes.txt": .text("hi")])
+        let checked = try runCommand(Repo.binary, ["check", full.path])
+        #expect(!checked.stderr.contains("nothing to check"), "\(checked.stderr)")
+    }
 }
