@@ -22,8 +22,11 @@ struct NodeStore: Sendable {
     private var nameLength: [UInt16] = []
     private(set) var parent: [ID] = []
     private(set) var state: [State] = []
-    /// A file's `lstat`; a directory's slot holds `NodeStore.noStatus`.
-    private(set) var status: [FileStatus] = []
+    /// A file's `lstat`, packed (32 bytes, not `FileStatus`'s 48: 3 MB at 100k files); a
+    /// directory's slot holds `PackedStatus.none`.
+    private var packed: [PackedStatus] = []
+    /// The devices files live on (a root spans few): `PackedStatus.device` indexes this.
+    private var devices: [UInt64] = []
     /// A directory's children, sorted by name bytes (files: empty, which allocates nothing).
     private(set) var children: [[ID]] = []
     private var freeIDs: [ID] = []
@@ -31,14 +34,12 @@ struct NodeStore: Sendable {
     private(set) var garbageBytes = 0
     private(set) var fileCount = 0
 
-    static let noStatus = FileStatus(device: 0, inode: 0, size: 0, modifiedNanoseconds: 0, kind: .directory, mode: 0)
-
     init() {
         nameStart = [0]
         nameLength = [0]
         parent = [Self.root]
         state = [.directory]
-        status = [Self.noStatus]
+        packed = [.none]
         children = [[]]
     }
 
@@ -208,13 +209,14 @@ struct NodeStore: Sendable {
         name.withUTF8 { arena.append(contentsOf: $0) }
         let length = UInt16(truncatingIfNeeded: name.utf8.count)
         if newState == .file { fileCount += 1 }
+        let newPacked = newStatus.map { pack($0) } ?? PackedStatus.none
         if let id = freeIDs.popLast() {
             let i = Int(id)
             nameStart[i] = start
             nameLength[i] = length
             parent[i] = dir
             state[i] = newState
-            status[i] = newStatus ?? Self.noStatus
+            packed[i] = newPacked
             children[i] = []
             return id
         }
@@ -223,12 +225,41 @@ struct NodeStore: Sendable {
         nameLength.append(length)
         parent.append(dir)
         state.append(newState)
-        status.append(newStatus ?? Self.noStatus)
+        packed.append(newPacked)
         children.append([])
         return ID(state.count - 1)
     }
 
-    mutating func setStatus(_ id: ID, _ s: FileStatus) { status[Int(id)] = s }
+    /// A file's status as the tree keeps it (a directory's is meaningless).
+    func status(_ id: ID) -> TreeFileStatus {
+        let p = packed[Int(id)]
+        let device = p.device == PackedStatus.manyDevices ? UInt64.max : devices[Int(p.device)]
+        return TreeFileStatus(
+            key: FileKey(device: device, inode: p.inode, size: p.size, modifiedNanoseconds: p.modified), kind: p.kind, mode: p.mode)
+    }
+
+    /// Records a file's new status; false when it equals the one kept (nothing changed).
+    mutating func updateStatus(_ id: ID, _ s: FileStatus) -> Bool {
+        let new = pack(s)
+        guard packed[Int(id)] != new else { return false }
+        packed[Int(id)] = new
+        return true
+    }
+
+    private mutating func pack(_ s: FileStatus) -> PackedStatus {
+        let device: UInt16
+        if let i = devices.firstIndex(of: s.device) {
+            device = UInt16(i)
+        } else if devices.count < Int(PackedStatus.manyDevices) {
+            device = UInt16(devices.count)
+            devices.append(s.device)
+        } else {
+            // 65,535 devices under one root: the rest share one marker (the facts cache also keys
+            // by path, so keys stay distinct).
+            device = PackedStatus.manyDevices
+        }
+        return PackedStatus(inode: s.inode, size: s.size, modified: s.modifiedNanoseconds, mode: s.mode, device: device, kind: s.kind)
+    }
 
     /// Gives back the arrays' growth slack (up to half of each after a scan appended node by
     /// node: 1.5 MB at 100k files). Ids and contents do not change.
@@ -245,7 +276,7 @@ struct NodeStore: Sendable {
         exact(&nameLength)
         exact(&parent)
         exact(&state)
-        exact(&status)
+        exact(&packed)
         exact(&children)
     }
 
@@ -299,4 +330,26 @@ struct NodeStore: Sendable {
         arena = fresh
         garbageBytes = 0
     }
+}
+
+/// What the tree keeps of a file's `lstat`: the content's identity (the facts cache's key), the
+/// kind (a symbolic link is resolved before reading) and the mode (a `chmod 000` is a change:
+/// the file can no longer be read). Owner and group are not kept.
+public struct TreeFileStatus: Sendable, Equatable {
+    public let key: FileKey
+    public let kind: FileStatus.Kind
+    public let mode: UInt32
+}
+
+/// A file's `lstat` as a node keeps it: 32 bytes.
+struct PackedStatus: Sendable, Equatable {
+    static let manyDevices = UInt16.max
+    static let none = PackedStatus(inode: 0, size: 0, modified: 0, mode: 0, device: 0, kind: .directory)
+
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+    let mode: UInt32
+    let device: UInt16
+    let kind: FileStatus.Kind
 }

@@ -43,7 +43,7 @@ public struct ResourceTree: Sendable {
     }
 
     /// `contentPath(_:)` for a caller that has just looked the file's status up.
-    public func contentPath(_ path: String, status: FileStatus) -> Result<String, SystemError> {
+    public func contentPath(_ path: String, status: TreeFileStatus) -> Result<String, SystemError> {
         let abs = absolute(path)
         guard status.kind == .symlink else { return .success(abs) }
         guard let target = FileSystem.realPath(abs) else {
@@ -70,9 +70,9 @@ public struct ResourceTree: Sendable {
     public func isLive(_ node: NodeID) -> Bool { nodes.isLive(node) }
 
     /// A file's `lstat` (nil for directories and paths not in the tree).
-    public func status(of path: String) -> FileStatus? {
+    public func status(of path: String) -> TreeFileStatus? {
         guard let id = nodes.lookup(path), nodes.state[Int(id)] == .file else { return nil }
-        return nodes.status[Int(id)]
+        return nodes.status(id)
     }
 
     public func isFile(_ path: String) -> Bool { status(of: path) != nil }
@@ -258,8 +258,7 @@ public struct ResourceTree: Sendable {
                 existing = nil
             }
             if let id = existing {
-                if nodes.status[Int(id)] != s {
-                    nodes.setStatus(id, s)
+                if nodes.updateStatus(id, s) {
                     change.modified.append(path)
                 }
             } else {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -85,5 +86,28 @@ import Testing
         #expect(tree.isFile("Set.imageset/plain.png"))
         #expect(!tree.isFile("Set.imageset/Icone.png"))
         #expect(tree.path(of: try #require(tree.node("Set.imageset/" + precomposed))) == "Set.imageset/" + decomposed)
+    }
+
+    /// A node keeps a file's stat in 32 bytes (not `FileStatus`'s 48), and what it keeps is what a
+    /// change is judged by: new content or a new mode is a change; the owner alone is not.
+    @Test func aFilesStatIsPackedAndStillTellsAChange() throws {
+        #expect(MemoryLayout<PackedStatus>.stride == 32)
+        let tree = try TempTree(["App/icon.png": .png(PNGSpec(width: 2, height: 2))])
+        var index = ResourceTree(root: tree.path)
+        _ = index.scanAll()
+        let path = tree.path + "/App/icon.png"
+        let disk = try FileSystem.status(path)
+        let kept = try #require(index.status(of: "App/icon.png"))
+        #expect(kept.key == disk.key && kept.kind == .regular && kept.mode == disk.mode)
+        #expect(index.refresh("App/icon.png").modified.isEmpty, "nothing changed")
+        chmod(path, 0o600)
+        #expect(index.refresh("App/icon.png").modified == ["App/icon.png"], "a new mode is a change")
+        if getuid() == 0 {
+            chown(path, 4321, 4321)
+            #expect(index.refresh("App/icon.png").modified.isEmpty, "the owner alone is not")
+        }
+        try tree.write(["App/icon.png": .png(PNGSpec(width: 3, height: 3))])
+        #expect(index.refresh("App/icon.png").modified == ["App/icon.png"], "new content is a change")
+        #expect(index.status(of: "App/icon.png")?.key == (try FileSystem.status(path)).key)
     }
 }
