@@ -51,6 +51,9 @@ public final class Engine {
     public let incremental: Bool
     /// Exec rules of a project's own `.reswatch/rules` run only when allowed (never by default).
     public let allowProjectExec: Bool
+    /// Cores to spread a batch over, read once: `activeProcessorCount` reads the cgroup's CPU
+    /// quota files at every call (a tenth of a millisecond per change in the daemon's profile).
+    private let cores = ProcessInfo.processInfo.activeProcessorCount
 
     public init(
         root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
@@ -462,7 +465,7 @@ public final class Engine {
         let plansUsed = plans
         let contextsUsed = contexts
         // Batches keep lock traffic low; several batches per core keep both cores busy to the end.
-        let batchSize = max(1, min(256, items.count / (ProcessInfo.processInfo.activeProcessorCount * 8)))
+        let batchSize = max(1, min(256, items.count / (cores * 8)))
         let batches = (items.count + batchSize - 1) / batchSize
         let runBatch: @Sendable (Int) -> Void = { b in
             var local: [(Int, EvalRecord)] = []
