@@ -57,9 +57,11 @@ extension DaemonCore {
             releaseBarriers()
             return
         }
+        // Quiet is counted from when the watcher read the event, not from its arrival here.
         let now = ContinuousClock.now
-        if firstPending == nil { firstPending = now }
-        lastEvent = now
+        let read = watcher.lastEventRead.map { min($0, now) } ?? now
+        if firstPending == nil { firstPending = read }
+        lastEvent = read
         if flushTask == nil { flushTask = Task { await self.settle() } }
     }
 

@@ -26,6 +26,10 @@ public final class InotifyWatcher: Sendable {
     }
 
     let shared = Mutex(Shared())
+    /// When the thread last read an event from the kernel (settling counts quiet from here, not
+    /// from when the event reached the daemon's actor, one thread hop later).
+    let lastRead = Mutex<ContinuousClock.Instant?>(nil)
+    public var lastEventRead: ContinuousClock.Instant? { lastRead.withLock { $0 } }
     private let done = DispatchSemaphore(value: 0)
     /// A private directory the thread watches: touching a file in it wakes the thread at once
     /// (libinotifytools hides its fd, so there is nothing else to wake its select()).

@@ -61,6 +61,8 @@ struct WatchLoop {
                 if compactRequested { compact() }
                 continue
             }
+            let readAt = ContinuousClock.now
+            watcher.lastRead.withLock { $0 = readAt }
             // Copy everything out at once: the pointer is into the library's static buffer.
             let wd = event.pointee.wd
             let mask = EventMask(rawValue: event.pointee.mask)
