@@ -436,14 +436,18 @@ public final class Engine {
             if contextBase[dir] == nil {
                 contextBase[dir] = contexts.count
                 contexts += state.contexts
-                var bySource: [String: Int] = [:]
-                for rule in state.rules.rules where bySource[rule.source] == nil {
-                    bySource[rule.source] = plans.count
-                    plans.append(Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
-                }
-                planIndex[dir] = bySource
             }
-            guard let plan = planIndex[dir]?[key.rule] else { continue }
+            // A plan only for the rules this batch runs: a file change runs two or three of a
+            // project's rules, and planning all of them was most of a small batch's time.
+            let plan: Int
+            if let known = planIndex[dir]?[key.rule] {
+                plan = known
+            } else {
+                guard let rule = state.rules.rules.first(where: { $0.source == key.rule }) else { continue }
+                plan = plans.count
+                plans.append(Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
+                planIndex[dir, default: [:]][key.rule] = plan
+            }
             let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)
             work.append(Work(key: key, plan: plan, context: contextBase[dir]! + state.contextIndex(for: key.subject.path), group: group))
         }
