@@ -408,25 +408,15 @@ public final class Engine {
 
     private func drop(_ key: EvalKey) { delta.drop(store.drop(key)) }
 
-    /// Runs evaluations (in parallel) and stores their records.
+    /// Plans a batch (each evaluation's rule and project context), runs it on the evaluator and
+    /// stores the records that come back.
     private func evaluate(_ keys: [EvalKey]) -> Int {
         guard !keys.isEmpty else { return 0 }
         // Each evaluation refers to its rule and context by index: a context or an allowed-id set
         // per evaluation cost ~1 KB each (100 MB at 100k files) while the batch was planned.
-        struct Work: Sendable {
-            let key: EvalKey
-            let plan: Int
-            let context: Int
-            /// The folder's node: a folder's evaluations run side by side (below).
-            let group: ResourceTree.NodeID
-        }
-        struct Plan: Sendable {
-            let rule: LoadedRule
-            let allowed: Set<String>
-        }
-        var work: [Work] = []
+        var work: [Evaluator.Work] = []
         work.reserveCapacity(keys.count)
-        var plans: [Plan] = []
+        var plans: [Evaluator.Plan] = []
         var planIndex: [String: [String: Int]] = [:]
         var contexts: [ProjectContext] = []
         var contextBase: [String: Int] = [:]
@@ -445,80 +435,20 @@ public final class Engine {
             } else {
                 guard let rule = state.rules.rules.first(where: { $0.source == key.rule }) else { continue }
                 plan = plans.count
-                plans.append(Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
+                plans.append(Evaluator.Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
                 planIndex[dir, default: [:]][key.rule] = plan
             }
             let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)
-            work.append(Work(key: key, plan: plan, context: contextBase[dir]! + state.contextIndex(for: key.subject.path), group: group))
+            work.append(
+                Evaluator.Work(key: key, plan: plan, context: contextBase[dir]! + state.contextIndex(for: key.subject.path), group: group))
         }
-        // A folder's evaluations run side by side (a set and its images, a folder of PNGs): the
-        // daemon's bounded facts cache still holds an image when its second reader asks, and
-        // reads stay close on disk. One integer sort.
-        work.sort { $0.group < $1.group }
-        // Only the records to keep come back (by work index): one that found nothing and read
-        // only its own file is not kept by the daemon, and a one-shot check keeps only findings.
-        let results = Mutex([(Int, EvalRecord)]())
-        let timings = Mutex([Int: RuleStat]())
-        let snapshot = tree
-        let index = subjects
-        let facts = self.facts
-        let parsed = self.parsed
-        let root = self.root
-        let keepInputs = incremental
-        let items = work
-        let plansUsed = plans
-        let contextsUsed = contexts
-        // Batches keep lock traffic low; several batches per core keep both cores busy to the end.
-        let batchSize = max(1, min(256, items.count / (cores * 8)))
-        let batches = (items.count + batchSize - 1) / batchSize
-        let runBatch: @Sendable (Int) -> Void = { b in
-            var local: [(Int, EvalRecord)] = []
-            var localTimes: [Int: RuleStat] = [:]
-            for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
-                let w = items[i]
-                // A folder that cannot be read is io.unreadable (the scan reports it); what is in it
-                // is unknown, so nothing is judged about it (no invented "Contents.json missing").
-                if snapshot.isUnreadable(w.key.subject.path) {
-                    let p = w.key.subject.path
-                    if keepInputs { local.append((i, EvalRecord(inputs: [.listing(p)], diagnostics: []))) }
-                    continue
-                }
-                let plan = plansUsed[w.plan]
-                let ctx = EvaluationContext(
-                    root: root, subject: w.key.subject, project: contextsUsed[w.context], ruleSource: plan.rule.source, tree: snapshot,
-                    facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: plan.allowed)
-                if keepInputs {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    plan.rule.rule.evaluate(w.key.subject, in: ctx)
-                    localTimes[w.plan, default: RuleStat()].add(nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
-                } else {
-                    plan.rule.rule.evaluate(w.key.subject, in: ctx)
-                }
-                var inputs: Set<EvaluationInput> = []
-                if keepInputs {
-                    inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject)
-                    // Found nothing, and read nothing but itself: re-run directly when it changes.
-                    let selfOnly = inputs.isEmpty || (inputs.count == 1 && inputs.first == .file(w.key.subject.path))
-                    if selfOnly && ctx.diagnostics.isEmpty { continue }
-                } else if ctx.diagnostics.isEmpty {
-                    continue
-                }
-                local.append((i, EvalRecord(inputs: Array(inputs), diagnostics: ctx.diagnostics)))
-            }
-            results.withLock { $0 += local }
-            if !localTimes.isEmpty { timings.withLock { t in for (k, v) in localTimes { t[k, default: RuleStat()].merge(v) } } }
-        }
-        // A handful of evaluations (a typical file change) runs inline: handing them to worker
-        // threads costs more than it saves.
-        if items.count <= 8 {
-            for b in 0..<batches { runBatch(b) }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: batches, execute: runBatch)
-        }
-        for (plan, stat) in timings.withLock({ $0 }) { ruleStats[plansUsed[plan].rule.source, default: RuleStat()].merge(stat) }
+        let evaluator = Evaluator(
+            root: root, tree: tree, subjects: subjects, facts: facts, parsed: parsed, keepInputs: incremental, cores: cores)
+        let (items, records, timings) = evaluator.run(work, plans: plans, contexts: contexts)
+        for (plan, stat) in timings { ruleStats[plans[plan].rule.source, default: RuleStat()].merge(stat) }
         // Every evaluation that ran replaces its old record (if any: none after a full scan).
         if !store.isEmpty { for w in items { drop(w.key) } }
-        for (i, record) in results.withLock({ $0 }) {
+        for (i, record) in records {
             drop(items[i].key)
             store.store(items[i].key, record)
             delta.store(record.diagnostics)

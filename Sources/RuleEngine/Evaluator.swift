@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+import ImageFacts
+import ProjectModel
+import Synchronization
+
+/// Runs a planned batch of evaluations against one snapshot of the tree and the subject index:
+/// on every core for a scan, inline for the handful a file change needs. It returns only the
+/// records worth keeping; the engine stores them (docs/contributing/overview.md).
+struct Evaluator: Sendable {
+    typealias Record = EvaluationStore.Record
+
+    /// One evaluation: its key, and its rule and project context by index into the batch's plans
+    /// and contexts.
+    struct Work: Sendable {
+        let key: EvaluationStore.Key
+        let plan: Int
+        let context: Int
+        /// The folder's node: a folder's evaluations run side by side (below).
+        let group: ResourceTree.NodeID
+    }
+
+    /// A rule as the batch runs it, with the finding ids it may report.
+    struct Plan: Sendable {
+        let rule: LoadedRule
+        let allowed: Set<String>
+    }
+
+    let root: String
+    let tree: ResourceTree
+    let subjects: SubjectIndex
+    let facts: FactsCache
+    let parsed: ParsedCache
+    /// The daemon keeps inputs (to know what to re-run) and timings; a one-shot check keeps only findings.
+    let keepInputs: Bool
+    let cores: Int
+
+    /// Runs `work` and returns it in the order it ran, the records to keep (by index into that
+    /// order) and each plan's timings.
+    func run(_ work: [Work], plans: [Plan], contexts: [ProjectContext]) -> (
+        ran: [Work], records: [(Int, Record)], timings: [Int: RuleStat]
+    ) {
+        // A folder's evaluations run side by side (a set and its images, a folder of PNGs): the
+        // daemon's bounded facts cache still holds an image when its second reader asks, and
+        // reads stay close on disk. One integer sort.
+        let items = work.sorted { $0.group < $1.group }
+        // Only the records to keep come back (by work index): one that found nothing and read
+        // only its own file is not kept by the daemon, and a one-shot check keeps only findings.
+        let results = Mutex([(Int, Record)]())
+        let timings = Mutex([Int: RuleStat]())
+        let root = self.root
+        let snapshot = tree
+        let index = subjects
+        let facts = self.facts
+        let parsed = self.parsed
+        let keepInputs = self.keepInputs
+        // Batches keep lock traffic low; several batches per core keep both cores busy to the end.
+        let batchSize = max(1, min(256, items.count / (cores * 8)))
+        let batches = (items.count + batchSize - 1) / batchSize
+        let runBatch: @Sendable (Int) -> Void = { b in
+            var local: [(Int, Record)] = []
+            var localTimes: [Int: RuleStat] = [:]
+            for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
+                let w = items[i]
+                // A folder that cannot be read is io.unreadable (the scan reports it); what is in it
+                // is unknown, so nothing is judged about it (no invented "Contents.json missing").
+                if snapshot.isUnreadable(w.key.subject.path) {
+                    let p = w.key.subject.path
+                    if keepInputs { local.append((i, Record(inputs: [.listing(p)], diagnostics: []))) }
+                    continue
+                }
+                let plan = plans[w.plan]
+                let ctx = EvaluationContext(
+                    root: root, subject: w.key.subject, project: contexts[w.context], ruleSource: plan.rule.source, tree: snapshot,
+                    facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: plan.allowed)
+                if keepInputs {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    plan.rule.rule.evaluate(w.key.subject, in: ctx)
+                    localTimes[w.plan, default: RuleStat()].add(nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
+                } else {
+                    plan.rule.rule.evaluate(w.key.subject, in: ctx)
+                }
+                var inputs: Set<EvaluationInput> = []
+                if keepInputs {
+                    inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject)
+                    // Found nothing, and read nothing but itself: re-run directly when it changes.
+                    let selfOnly = inputs.isEmpty || (inputs.count == 1 && inputs.first == .file(w.key.subject.path))
+                    if selfOnly && ctx.diagnostics.isEmpty { continue }
+                } else if ctx.diagnostics.isEmpty {
+                    continue
+                }
+                local.append((i, Record(inputs: Array(inputs), diagnostics: ctx.diagnostics)))
+            }
+            results.withLock { $0 += local }
+            if !localTimes.isEmpty { timings.withLock { t in for (k, v) in localTimes { t[k, default: RuleStat()].merge(v) } } }
+        }
+        // A handful of evaluations (a typical file change) runs inline: handing them to worker
+        // threads costs more than it saves.
+        if items.count <= 8 {
+            for b in 0..<batches { runBatch(b) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: batches, execute: runBatch)
+        }
+        return (items, results.withLock { $0 }, timings.withLock { $0 })
+    }
+}
