@@ -25,14 +25,82 @@ public enum YAMLLimits {
     }
 
     /// The 1-based line of the first alias used as a key, in block (`? *a`, `*a:`) or flow (`{*a: 1}`) style.
+    /// Lines end where the YAML parser's do: LF, CR, CRLF, NEL, LS and PS (a module written with
+    /// CRLF or U+2028 line ends must not slip past). One pass over the bytes, no regex: this runs
+    /// for every module at every start.
     static func aliasKeyLine(_ text: String) -> Int? {
-        guard text.contains("*") else { return nil }
-        let patterns = [#"^\s*(-\s+)*\?\s*\*"#, #"^\s*(-\s+)*\*[^\s:,\]\}]+\s*:"#, #"[\{,]\s*\?*\s*\*[^\s:,\]\}]+\s*:"#]
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains("*") {
-            let s = String(line)
-            if patterns.contains(where: { s.range(of: $0, options: .regularExpression) != nil }) { return i + 1 }
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            guard bytes.contains(UInt8(ascii: "*")) else { return nil }
+            var line = 1
+            var start = 0
+            var i = 0
+            while i <= bytes.count {
+                let breakLength = i == bytes.count ? 1 : lineBreakLength(bytes, at: i)
+                if breakLength == 0 {
+                    i += 1
+                    continue
+                }
+                if aliasKey(UnsafeBufferPointer(rebasing: bytes[start..<i])) { return line }
+                line += 1
+                i += breakLength
+                start = i
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// The length of the line break at `i` (0: none): LF, CR, CRLF, NEL (C2 85), LS/PS (E2 80 A8/A9).
+    private static func lineBreakLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        switch b[i] {
+        case 0x0A: return 1
+        case 0x0D: return i + 1 < b.count && b[i + 1] == 0x0A ? 2 : 1
+        case 0xC2: return i + 1 < b.count && b[i + 1] == 0x85 ? 2 : 0
+        case 0xE2: return i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9) ? 3 : 0
+        default: return 0
+        }
+    }
+
+    /// One line: `? *a` or `*a :` after any indentation and sequence dashes, or `*a:` after `{` or
+    /// `,` anywhere (flow style, `?` allowed).
+    private static func aliasKey(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.contains(UInt8(ascii: "*")) else { return false }
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0B || c == 0x0C || c == 0x0D }
+        func skipSpaces(_ j: inout Int) { while j < b.count && isSpace(b[j]) { j += 1 } }
+        func endsName(_ c: UInt8) -> Bool {
+            isSpace(c) || c == UInt8(ascii: ":") || c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}")
+        }
+        // `*name` then optional spaces then `:` (a name ends at a space, `:`, `,`, `]` or `}`).
+        func aliasThenColon(_ at: Int) -> Bool {
+            guard at < b.count, b[at] == UInt8(ascii: "*") else { return false }
+            var j = at + 1
+            while j < b.count, !endsName(b[j]) { j += 1 }
+            guard j > at + 1 else { return false }
+            skipSpaces(&j)
+            return j < b.count && b[j] == UInt8(ascii: ":")
+        }
+        // Block style: indentation, then any number of "- ", then `? *` or `*name :`.
+        var j = 0
+        skipSpaces(&j)
+        while j + 1 < b.count, b[j] == UInt8(ascii: "-"), isSpace(b[j + 1]) {
+            j += 1
+            skipSpaces(&j)
+        }
+        if j < b.count, b[j] == UInt8(ascii: "?") {
+            var k = j + 1
+            skipSpaces(&k)
+            if k < b.count, b[k] == UInt8(ascii: "*") { return true }
+        }
+        if aliasThenColon(j) { return true }
+        // Flow style: `{` or `,`, spaces, any `?`, spaces, `*name :`.
+        for k in 0..<b.count where b[k] == UInt8(ascii: "{") || b[k] == UInt8(ascii: ",") {
+            var m = k + 1
+            skipSpaces(&m)
+            while m < b.count, b[m] == UInt8(ascii: "?") { m += 1 }
+            skipSpaces(&m)
+            if aliasThenColon(m) { return true }
+        }
+        return false
     }
 
     static func within(_ node: Node, _ budget: inout Int) -> Bool {

@@ -29,7 +29,12 @@ import Testing
         #expect(result.stdout.contains("holds a set, which a property list of an app never has"), "\(result.stdout)")
     }
 
-    @Test(arguments: ["a: &a x\nb:\n  ? *a\n  : 1\n", "a: &a x\n*a : 1\n", "a: &a x\nb: {*a: 1}\n"])
+    @Test(arguments: [
+        "a: &a x\nb:\n  ? *a\n  : 1\n", "a: &a x\n*a : 1\n", "a: &a x\nb: {*a: 1}\n",
+        // Other line ends the YAML parser knows: CRLF, CR, NEL, LS.
+        "a: &a x\r\n*a : 1\r\n", "a: &a x\r*a : 1\r", "a: &a x\u{85}*a : 1\n", "a: &a x\u{2028}*a : 1\n",
+        "a: &a x\r\nb:\r\n  - ? *a\r\n    : 1\r\n",
+    ])
     func aliasesAsKeysAreRefused(_ yaml: String) throws {
         let tree = try TempTree([".reswatch.yaml": .text(yaml)])
         let result = try check(tree)
