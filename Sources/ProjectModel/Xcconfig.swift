@@ -64,7 +64,8 @@ public enum XcconfigReader {
         let text = String(decoding: bytes, as: UTF8.self)
         let directory = RelativePath.parent(path)
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // LF, CRLF (a file saved on Windows or checked out with core.autocrlf) and CR end a line.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             lineNumber += 1
             var line = Substring(rawLine)
             if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }

@@ -253,6 +253,22 @@ import Testing
         #expect(!read.problems.contains { $0.message.contains("maybe") }, "#include? may be missing")
     }
 
+    /// An xcconfig saved on Windows (or checked out with core.autocrlf) has CRLF line ends; an
+    /// old Mac editor's, CR. Each line is still one setting, as Xcode reads it.
+    @Test(arguments: ["\r\n", "\r"])
+    func everyLineEndSeparatesSettings(_ end: String) {
+        let files = files([
+            "a.xcconfig": ["// shared", "#include \"b.xcconfig\"", "A = 1", "ASSETCATALOG_COMPILER_APPICON_NAME = Beta", ""].joined(
+                separator: end),
+            "b.xcconfig": ["B = 2", "C = 3 // three"].joined(separator: end),
+        ])
+        let read = XcconfigReader.read("a.xcconfig", files: files)
+        #expect(read.problems.isEmpty, "\(read.problems)")
+        let settings = ResolvedBuildSettings(levels: [read.assignments], builtins: [:])
+        #expect(settings.string("A") == "1" && settings.string("B") == "2" && settings.string("C") == "3")
+        #expect(settings.string("ASSETCATALOG_COMPILER_APPICON_NAME") == "Beta")
+    }
+
     @Test func unknownReferencesLeaveTheValueUnknown() {
         let settings = ResolvedBuildSettings(
             levels: [[SettingAssignment(key: "N", value: "$(UNDEFINED_THING)", origin: .xcodeDefault)]], builtins: ["TARGET_NAME": "App"])
