@@ -271,20 +271,13 @@ public final class Engine {
     private func allEvalKeys() -> [EvalKey] {
         var keys: [EvalKey] = []
         keys.reserveCapacity(subjects.count)
-        var rulesOf: [String: RuleSet] = [:]
-        subjects.forEach { kind, node, dir in
-            let rules: RuleSet
-            if let r = rulesOf[dir] {
-                rules = r
-            } else {
-                rules = projectState(dir).rules
-                rulesOf[dir] = rules
-            }
-            var subject: Subject?
-            for r in rules.rules where r.rule.subjectKinds.contains(kind) {
-                let s = subject ?? Subject(kind, tree.path(of: node))
-                subject = s
-                if r.rule.applies(to: s) { keys.append(EvalKey(rule: r.source, subject: s)) }
+        // A project's rules for a kind are picked once per (project, kind), not per subject.
+        subjects.forEachGroup { kind, nodes, dir in
+            let applicable = projectState(dir).rules.rules.filter { $0.rule.subjectKinds.contains(kind) }
+            guard !applicable.isEmpty else { return }
+            for node in nodes {
+                let s = Subject(kind, tree.path(of: node))
+                for r in applicable where r.rule.applies(to: s) { keys.append(EvalKey(rule: r.source, subject: s)) }
             }
         }
         return keys
@@ -349,7 +342,7 @@ public final class Engine {
             }
         }
         var dirs = projectIndex.directories
-        subjects.forEach { kind, _, project in if kind != .project { dirs.insert(project) } }
+        subjects.forEachGroup { kind, _, project in if kind != .project { dirs.insert(project) } }
         for d in dirs { updateProjectSubject(d, recording: false) }
         refreshScanDiagnostics()
         guard recordingChanges else {

@@ -74,6 +74,15 @@ struct SubjectIndex: Sendable {
         }
     }
 
+    /// The subjects of each kind in each project, as a group (one lookup of the project's rules
+    /// per group, not per subject).
+    func forEachGroup(_ body: (_ kind: SubjectKind, _ nodes: Set<NodeID>, _ project: String) -> Void) {
+        for (p, m) in members {
+            guard let dir = projectPaths[p] else { continue }
+            for kind in SubjectKind.allCases where !m[kind.ordinal].isEmpty { body(kind, m[kind.ordinal], dir) }
+        }
+    }
+
     /// Every subject with its project, paths built (for comparing before and after a rebuild).
     func snapshot(tree: ResourceTree) -> [Subject: String] {
         var out: [Subject: String] = [:]
