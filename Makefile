@@ -144,6 +144,7 @@ bench: bench-deps release
 	python3 Benchmarks/bigdir_bench.py
 	python3 Benchmarks/status_bench.py
 	python3 Benchmarks/memory_bench.py
+	python3 Benchmarks/idle_bench.py
 
 # Fuzzing: reswatch-fuzz built with libFuzzer (its no-main runtime from the Swift toolchain's
 # clang) and AddressSanitizer; each target runs FUZZ_SECONDS from its seeds in
