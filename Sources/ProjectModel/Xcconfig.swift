@@ -61,7 +61,8 @@ public enum XcconfigReader {
         var problems: [XcconfigProblem] = []
         var inputs = [path]
         guard case .success(let bytes) = files.read(path) else { return ([], [], inputs) }
-        let text = String(decoding: bytes, as: UTF8.self)
+        // A byte-order mark (Windows editors write one) is not part of the first setting's name.
+        let text = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...], as: UTF8.self)
         let directory = RelativePath.parent(path)
         var lineNumber = 0
         // LF, CRLF (a file saved on Windows or checked out with core.autocrlf) and CR end a line.

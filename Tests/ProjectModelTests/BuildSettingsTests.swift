@@ -269,6 +269,15 @@ import Testing
         #expect(settings.string("ASSETCATALOG_COMPILER_APPICON_NAME") == "Beta")
     }
 
+    /// Windows editors start a UTF-8 file with a byte-order mark; it is not part of the first key.
+    @Test func aByteOrderMarkIsNotPartOfTheFirstSetting() {
+        let files = InMemoryFiles(["a.xcconfig": [0xEF, 0xBB, 0xBF] + Array("ASSETCATALOG_COMPILER_APPICON_NAME = Beta\nB = 2\n".utf8)])
+        let read = XcconfigReader.read("a.xcconfig", files: files)
+        let settings = ResolvedBuildSettings(levels: [read.assignments], builtins: [:])
+        #expect(settings.string("ASSETCATALOG_COMPILER_APPICON_NAME") == "Beta")
+        #expect(settings.string("B") == "2")
+    }
+
     @Test func unknownReferencesLeaveTheValueUnknown() {
         let settings = ResolvedBuildSettings(
             levels: [[SettingAssignment(key: "N", value: "$(UNDEFINED_THING)", origin: .xcodeDefault)]], builtins: ["TARGET_NAME": "App"])
