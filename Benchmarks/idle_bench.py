@@ -24,6 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from benchtree import generate, png  # noqa: E402
+from memory_bench import wait_ready, wm  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -82,15 +83,6 @@ def call(sock_path, method, params=None, timeout=30):
     return json.loads(buf.split(b"\n")[0])
 
 
-def wm(*args, stdin=None):
-    for _ in range(50):
-        r = subprocess.run(["watchman", "--no-pretty", *args], capture_output=True, text=True, input=stdin)
-        if r.returncode == 0:
-            return json.loads(r.stdout)
-        time.sleep(0.1)
-    raise SystemExit(f"watchman {args}: {r.stderr or r.stdout}")
-
-
 def measure(pids, seconds, during=None):
     before = {name: (cpu_seconds(pid), switches(pid)) for name, pid in pids.items()}
     if during:
@@ -122,16 +114,7 @@ def main():
         os.unlink(sock_path)
     daemon = subprocess.Popen([a.binary, "daemon", "--socket", sock_path, tree], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     try:
-        while True:
-            try:
-                st = call(sock_path, "status")["result"]
-                if st["roots"] and all(r["state"] == "ready" for r in st["roots"]):
-                    break
-            except (OSError, EOFError, KeyError, ValueError):
-                pass
-            if daemon.poll() is not None:
-                raise SystemExit("daemon exited")
-            time.sleep(0.1)
+        st = wait_ready(sock_path, daemon)
         pids = {"reswatch": daemon.pid}
         if not a.no_watchman:
             subprocess.run(["watchman", "shutdown-server"], capture_output=True)

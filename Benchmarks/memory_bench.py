@@ -66,16 +66,7 @@ def daemon_row(binary, tree, settle_s=5):
     daemon = subprocess.Popen([binary, "daemon", "--socket", sock_path, tree],
                               stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     try:
-        while True:
-            try:
-                st = call(sock_path, "status")
-                if st["roots"] and all(r["state"] == "ready" for r in st["roots"]):
-                    break
-            except (OSError, EOFError, KeyError, ValueError):
-                pass
-            if daemon.poll() is not None:
-                raise SystemExit("daemon exited")
-            time.sleep(0.05)
+        st = wait_ready(sock_path, daemon)
         ready = time.time() - start
         time.sleep(settle_s)
         return st["roots"][0]["files"], ready, rss_kb(daemon.pid)
@@ -84,14 +75,30 @@ def daemon_row(binary, tree, settle_s=5):
         daemon.wait()
 
 
+def wait_ready(sock_path, daemon):
+    """Polls `status` until every root is ready; returns that status."""
+    while True:
+        try:
+            st = call(sock_path, "status")
+            if st["roots"] and all(r["state"] == "ready" for r in st["roots"]):
+                return st
+        except (OSError, EOFError, KeyError, ValueError):
+            pass
+        if daemon.poll() is not None:
+            raise SystemExit("daemon exited")
+        time.sleep(0.05)
+
+
+def wm(*args, stdin=None):
+    for _ in range(50):
+        r = subprocess.run(["watchman", "--no-pretty", *args], capture_output=True, text=True, input=stdin)
+        if r.returncode == 0:
+            return json.loads(r.stdout)
+        time.sleep(0.1)  # the server is (re)starting
+    raise SystemExit(f"watchman {args}: {r.stderr or r.stdout}")
+
+
 def watchman_row(tree):
-    def wm(*args, stdin=None):
-        for _ in range(50):
-            r = subprocess.run(["watchman", "--no-pretty", *args], capture_output=True, text=True, input=stdin)
-            if r.returncode == 0:
-                return json.loads(r.stdout)
-            time.sleep(0.1)  # the server is (re)starting
-        raise SystemExit(f"watchman {args}: {r.stderr or r.stdout}")
     subprocess.run(["watchman", "shutdown-server"], capture_output=True)
     pid = wm("get-pid")["pid"]  # a fresh server, started before the clock
     start = time.time()
