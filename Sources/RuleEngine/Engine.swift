@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 /// What one engine run changed.
 public struct DiagnosticDelta: Sendable {
