@@ -59,14 +59,19 @@ import Testing
         #expect(!rules.contains { $0.hasPrefix("plist.orientations") }, "no iPad multitasking requirement for an iPhone app")
     }
 
-    @Test func aFamilySetOnlyInAnIncludedXcconfigWithInherited() throws {
+    /// Also with the line ends and byte-order mark a Windows checkout gives (the real binary on real files).
+    @Test(arguments: ["\n", "\r\n", "\r", "BOM"])
+    func aFamilySetOnlyInAnIncludedXcconfigWithInherited(_ ending: String) throws {
+        let end = ending == "BOM" ? "\n" : ending
+        let app = "// the app\n#include \"Shared.xcconfig\"\n#include? \"Local.xcconfig\"\nTARGETED_DEVICE_FAMILY = $(inherited),2\n"
+            .replacingOccurrences(of: "\n", with: end)
         let (context, _) = try check([
             "App.xcodeproj/project.pbxproj": Self.pbxproj(
                 appSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;", appBase: "F2",
                 projectSettings: "TARGETED_DEVICE_FAMILY = 1; IPHONEOS_DEPLOYMENT_TARGET = 14.0;"),
-            "Config/App.xcconfig": .text(
-                "// the app\n#include \"Shared.xcconfig\"\n#include? \"Local.xcconfig\"\nTARGETED_DEVICE_FAMILY = $(inherited),2\n"),
-            "Config/Shared.xcconfig": .text("IPHONEOS_DEPLOYMENT_TARGET = $(BASE_TARGET) // comment\nBASE_TARGET = 16.2;\n"),
+            "Config/App.xcconfig": .bytes((ending == "BOM" ? [0xEF, 0xBB, 0xBF] : []) + Array(app.utf8)),
+            "Config/Shared.xcconfig": .text(
+                "IPHONEOS_DEPLOYMENT_TARGET = $(BASE_TARGET) // comment\nBASE_TARGET = 16.2;\n".replacingOccurrences(of: "\n", with: end)),
             "App/Info.plist": Self.appPlist,
         ])
         #expect(context["devices"] as? [String] == ["iphone", "ipad"], "$(inherited) is the project's 1, then ,2")
