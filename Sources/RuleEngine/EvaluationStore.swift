@@ -1,6 +1,11 @@
 /// Which evaluation (rule × subject) ran, what it read and what it found; and, reversed, which
 /// evaluations read each input, so a change re-runs exactly those. Evaluations that read only their
 /// own file and found nothing are not stored (the engine re-runs a changed file's subject anyway).
+///
+/// Callers speak in paths (`Key`, `EvaluationInput`); the store keeps ids. Every path and rule name
+/// a record refers to is interned once in a `StringTable`, so a record is its diagnostics plus a few
+/// integers, and a reverse-index entry is 8 bytes pointing at 12-byte keys: no path is held twice,
+/// whether it names a file, a folder listed or a path that does not exist.
 struct EvaluationStore {
     struct Key: Hashable, Sendable {
         let rule: String  // LoadedRule.source
@@ -13,22 +18,41 @@ struct EvaluationStore {
         var diagnostics: [Diagnostic]
     }
 
+    /// A key as stored: the rule's and the subject path's ids in `strings`.
+    struct KeyID: Hashable, Sendable {
+        let rule: StringTable.ID
+        let path: StringTable.ID
+        let kind: UInt8  // SubjectKind.ordinal
+    }
+
+    /// An input as stored: a path's id (for `.subjects`, the project's) and what was read there.
+    struct InputID: Hashable, Sendable {
+        let path: StringTable.ID
+        let tag: UInt8  // 0 file, 1 listing, 2 subjects
+        let kind: UInt8  // for `.subjects`: SubjectKind.ordinal
+    }
+
+    private struct Stored: Sendable {
+        var inputs: [InputID]
+        var diagnostics: [Diagnostic]
+    }
+
     /// The evaluations that read one input: most inputs have a few readers (a set's evaluations),
     /// kept in a small array; past 16 a `Set`, so dropping one of thousands is not a scan.
     enum Readers: Sendable {
-        case few([Key])
-        case many(Set<Key>)
+        case few([KeyID])
+        case many(Set<KeyID>)
 
         static let limit = 16
 
-        var keys: [Key] {
+        var keys: [KeyID] {
             switch self {
             case .few(let a): a
             case .many(let s): Array(s)
             }
         }
 
-        mutating func insert(_ key: Key) {
+        mutating func insert(_ key: KeyID) {
             switch self {
             case .few(var a):
                 self = .few([])  // no second reference while `a` grows
@@ -42,7 +66,7 @@ struct EvaluationStore {
         }
 
         /// Removes a reader; true when none is left.
-        mutating func remove(_ key: Key) -> Bool {
+        mutating func remove(_ key: KeyID) -> Bool {
             switch self {
             case .few(var a):
                 self = .few([])
@@ -58,14 +82,20 @@ struct EvaluationStore {
         }
     }
 
-    private(set) var records: [Key: Record] = [:]
-    private var dependents: [EvaluationInput: Readers] = [:]
+    /// Every rule name and path the records refer to, each once; a record holds one use of its
+    /// key's two strings and of each input's path.
+    private(set) var strings = StringTable()
+    private var records: [KeyID: Stored] = [:]
+    private var dependents: [InputID: Readers] = [:]
 
-    var keys: Dictionary<Key, Record>.Keys { records.keys }
+    var count: Int { records.count }
+    var isEmpty: Bool { records.isEmpty }
+
+    /// Every stored evaluation's key.
+    var keys: [Key] { records.keys.map(key) }
     var diagnostics: [Diagnostic] { records.values.flatMap(\.diagnostics) }
 
-    func contains(_ key: Key) -> Bool { records[key] != nil }
-    var isEmpty: Bool { records.isEmpty }
+    func contains(_ key: Key) -> Bool { id(of: key).map { records[$0] != nil } ?? false }
 
     /// What an evaluation's record keeps of its inputs: its own file (a file subject's), and every
     /// input except the files inside a folder it listed. A folder subject's own path is left out:
@@ -93,15 +123,18 @@ struct EvaluationStore {
     }
 
     /// Every input some stored evaluation read.
-    var inputs: Dictionary<EvaluationInput, Readers>.Keys { dependents.keys }
+    var inputs: [EvaluationInput] { dependents.keys.map(input) }
 
     /// The evaluations that read `input`.
-    func readers(of input: EvaluationInput) -> [Key] { dependents[input]?.keys ?? [] }
+    func readers(of input: EvaluationInput) -> [Key] {
+        guard let id = id(of: input), let readers = dependents[id] else { return [] }
+        return readers.keys.map(key)
+    }
 
     /// Forgets one evaluation; returns the diagnostics it had.
     mutating func drop(_ key: Key) -> [Diagnostic] {
-        guard let record = records.removeValue(forKey: key) else { return [] }
-        for input in record.inputs where dependents[input]?.remove(key) == true { dependents[input] = nil }
+        guard let id = id(of: key), let record = records.removeValue(forKey: id) else { return [] }
+        forget(id, record)
         return record.diagnostics
     }
 
@@ -110,6 +143,7 @@ struct EvaluationStore {
         defer {
             records = [:]
             dependents = [:]
+            strings.removeAll()
         }
         return diagnostics
     }
@@ -117,47 +151,60 @@ struct EvaluationStore {
     mutating func store(_ key: Key, _ record: Record) {
         // A record stored over another forgets the old one's inputs (the engine drops first, so
         // this only keeps the index exact for any other caller).
-        if let old = records.updateValue(record, forKey: key) {
-            for input in old.inputs where dependents[input]?.remove(key) == true { dependents[input] = nil }
+        _ = drop(key)
+        let id = KeyID(rule: strings.retain(key.rule), path: strings.retain(key.subject.path), kind: UInt8(key.subject.kind.ordinal))
+        var inputs: [InputID] = []
+        inputs.reserveCapacity(record.inputs.count)
+        for input in record.inputs {
+            let inputID = retain(input)
+            inputs.append(inputID)
+            dependents[inputID, default: .few([])].insert(id)
         }
-        for input in record.inputs { dependents[input, default: .few([])].insert(key) }
-    }
-}
-
-/// The diagnostics one engine call dropped and stored; the delta is their multiset difference,
-/// so a change costs what it touches, never the size of the store.
-struct DeltaAccumulator {
-    private var dropped: [Diagnostic] = []
-    private var stored: [Diagnostic] = []
-
-    mutating func drop(_ diagnostics: [Diagnostic]) { dropped += diagnostics }
-    mutating func store(_ diagnostics: [Diagnostic]) { stored += diagnostics }
-
-    /// Starts a call: the engine's own scan diagnostics count as dropped, and are stored again at
-    /// the end if still current.
-    mutating func begin(scan: [Diagnostic]) {
-        dropped = scan
-        stored = []
+        records[id] = Stored(inputs: inputs, diagnostics: record.diagnostics)
     }
 
-    mutating func end(scan: [Diagnostic], evaluationsRun: Int) -> DiagnosticDelta {
-        stored += scan
-        var delta = Self.difference(dropped, stored)
-        delta.evaluationsRun = evaluationsRun
-        dropped = []
-        stored = []
-        return delta
+    // MARK: - ids
+
+    private func id(of key: Key) -> KeyID? {
+        guard let rule = strings.id(key.rule), let path = strings.id(key.subject.path) else { return nil }
+        return KeyID(rule: rule, path: path, kind: UInt8(key.subject.kind.ordinal))
     }
 
-    static func difference(_ before: [Diagnostic], _ after: [Diagnostic]) -> DiagnosticDelta {
-        var counts: [Diagnostic: Int] = [:]
-        for d in before { counts[d, default: 0] += 1 }
-        var delta = DiagnosticDelta()
-        for d in after {
-            if let c = counts[d], c > 0 { counts[d] = c - 1 } else { delta.added.append(d) }
+    private func key(_ id: KeyID) -> Key {
+        Key(rule: strings[id.rule], subject: Subject(SubjectKind.byOrdinal[Int(id.kind)], strings[id.path]))
+    }
+
+    private func id(of input: EvaluationInput) -> InputID? {
+        switch input {
+        case .file(let p): strings.id(p).map { InputID(path: $0, tag: 0, kind: 0) }
+        case .listing(let p): strings.id(p).map { InputID(path: $0, tag: 1, kind: 0) }
+        case .subjects(let kind, let project): strings.id(project).map { InputID(path: $0, tag: 2, kind: UInt8(kind.ordinal)) }
         }
-        for (d, c) in counts where c > 0 { delta.removed += Array(repeating: d, count: c) }
-        delta.removed.sort(by: Diagnostic.stableOrder)
-        return delta
+    }
+
+    private mutating func retain(_ input: EvaluationInput) -> InputID {
+        switch input {
+        case .file(let p): InputID(path: strings.retain(p), tag: 0, kind: 0)
+        case .listing(let p): InputID(path: strings.retain(p), tag: 1, kind: 0)
+        case .subjects(let kind, let project): InputID(path: strings.retain(project), tag: 2, kind: UInt8(kind.ordinal))
+        }
+    }
+
+    private func input(_ id: InputID) -> EvaluationInput {
+        switch id.tag {
+        case 0: .file(strings[id.path])
+        case 1: .listing(strings[id.path])
+        default: .subjects(SubjectKind.byOrdinal[Int(id.kind)], project: strings[id.path])
+        }
+    }
+
+    /// Takes a removed record out of the reverse index and releases its strings.
+    private mutating func forget(_ id: KeyID, _ record: Stored) {
+        for input in record.inputs {
+            if dependents[input]?.remove(id) == true { dependents[input] = nil }
+            strings.release(input.path)
+        }
+        strings.release(id.rule)
+        strings.release(id.path)
     }
 }

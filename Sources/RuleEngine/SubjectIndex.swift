@@ -175,4 +175,7 @@ extension SubjectKind {
         }
     }
     var bit: UInt16 { 1 << UInt16(ordinal) }
+
+    /// Every kind, by `ordinal`.
+    static let byOrdinal: [SubjectKind] = allCases
 }

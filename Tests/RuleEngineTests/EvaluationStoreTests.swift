@@ -25,4 +25,53 @@ import Testing
         #expect(store.readers(of: shared).isEmpty)
         #expect(store.inputs.isEmpty, "an input nobody reads is forgotten")
     }
+
+    /// Records and the reverse index hold ids: each rule name and path is interned once however
+    /// many records read it, and released with the last record that refers to it.
+    @Test func eachPathIsHeldOnceAndFreedWithItsLastReader() {
+        #expect(MemoryLayout<EvaluationStore.KeyID>.stride == 12)
+        #expect(MemoryLayout<EvaluationStore.InputID>.stride == 8)
+        var store = EvaluationStore()
+        let set = "App/Assets.xcassets/AppIcon.appiconset"
+        let plist = "App/Info.plist"
+        let missing = "App/Base.lproj/LaunchScreen.storyboard"  // read, not there: still one id
+        for i in 0..<50 {
+            let key = EvaluationStore.Key(rule: "rules/icons.yaml#sizes", subject: Subject(.image, "\(set)/\(i).png"))
+            store.store(
+                key, .init(inputs: [.listing(set), .file(plist), .file(missing), .subjects(.image, project: "App")], diagnostics: []))
+        }
+        // One rule name, 50 subject paths, the set, the plist, the missing file and the project.
+        #expect(store.strings.count == 1 + 50 + 4)
+        #expect(store.readers(of: .file(missing)).count == 50)
+        #expect(store.readers(of: .listing(plist)).isEmpty, "a path read as a file is not a listing read")
+        #expect(store.readers(of: .subjects(.assetSet, project: "App")).isEmpty, "the kind is part of the input")
+        for i in 0..<49 { _ = store.drop(.init(rule: "rules/icons.yaml#sizes", subject: Subject(.image, "\(set)/\(i).png"))) }
+        #expect(store.strings.count == 1 + 1 + 4)
+        let last = EvaluationStore.Key(rule: "rules/icons.yaml#sizes", subject: Subject(.image, "\(set)/49.png"))
+        #expect(store.keys == [last])
+        #expect(Set(store.inputs) == [.listing(set), .file(plist), .file(missing), .subjects(.image, project: "App")])
+        // The same key under another kind or rule is another evaluation.
+        #expect(!store.contains(.init(rule: "rules/icons.yaml#sizes", subject: Subject(.assetSet, "\(set)/49.png"))))
+        #expect(!store.contains(.init(rule: "rules/icons.yaml#other", subject: last.subject)))
+        _ = store.drop(last)
+        #expect(store.strings.count == 0, "the last reader frees every string")
+        #expect(store.inputs.isEmpty && store.isEmpty)
+    }
+
+    /// Ids freed by dropped records are reused, so a daemon that keeps changing files does not grow.
+    @Test func freedIDsAreReused() {
+        var store = EvaluationStore()
+        var peak = 0
+        for round in 0..<100 {
+            let key = EvaluationStore.Key(rule: "r", subject: Subject(.assetSet, "S\(round).imageset"))
+            store.store(key, .init(inputs: [.listing(key.subject.path), .file("S\(round).imageset/Contents.json")], diagnostics: []))
+            peak = max(peak, store.strings.capacity)
+            _ = store.drop(key)
+        }
+        #expect(peak == 3, "ids are reused: \(peak) slots after 100 rounds")
+    }
+
+    @Test func kindOrdinalsRoundTrip() {
+        for kind in SubjectKind.allCases { #expect(SubjectKind.byOrdinal[kind.ordinal] == kind) }
+    }
 }

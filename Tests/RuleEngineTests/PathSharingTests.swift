@@ -70,6 +70,42 @@ import Testing
         engine.apply(changedPaths: [tree.path + "/" + set + "/a.png"])
         #expect(engine.diagnostics.contains { $0.rule == "icon.size-mismatch" }, "the set's evaluation re-ran")
     }
+
+    /// The engine's records name paths by id: each path or rule name they refer to is held once in
+    /// the store's table, and the table empties when the files and their records go.
+    @Test func theEvaluationStoreHoldsEachPathOnceAndFreesItWithItsRecords() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset"
+        var files: [String: ExampleFile] = [
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            "App/Info.plist": .text("<plist><dict><key>CFBundleIconName</key><string>AppIcon</string></dict></plist>"),
+            set + "/Contents.json": .text(
+                #"{"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"a.png"},{"idiom":"iphone","size":"60x60","scale":"3x","filename":"b.png"}]}"#
+            ),
+            set + "/a.png": .png(PNGSpec(width: 121, height: 120)),
+            set + "/b.png": .png(PNGSpec(width: 180, height: 180)),
+        ]
+        for i in 0..<20 { files["App/Assets.xcassets/S\(i).imageset/Contents.json"] = .text(#"{"images":[]}"#) }
+        let tree = try TempTree(files)
+        let engine = tree.engine()
+        #expect(engine.diagnostics.contains { $0.rule == "icon.size-mismatch" })
+        var referred = Set<String>()
+        for key in engine.store.keys {
+            referred.insert(key.rule)
+            referred.insert(key.subject.path)
+        }
+        for input in engine.store.inputs {
+            switch input {
+            case .file(let p), .listing(let p): referred.insert(p)
+            case .subjects(_, let project): referred.insert(project)
+            }
+        }
+        #expect(engine.store.count > 20)
+        #expect(engine.store.strings.count == referred.count, "each path and rule name once, nothing else")
+        try FileManager.default.removeItem(atPath: tree.path + "/App")
+        engine.apply(changedPaths: [tree.path + "/App"])
+        #expect(engine.store.isEmpty)
+        #expect(engine.store.strings.count == 0, "no string outlives its records")
+    }
 }
 
 /// Names are matched as Xcode on APFS matches them: under canonical equivalence, whatever bytes.
