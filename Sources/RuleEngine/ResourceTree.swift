@@ -188,18 +188,9 @@ public struct ResourceTree: Sendable {
 
     private static func list(_ dirs: [String], under tree: ResourceTree) -> [Listed] {
         let one: @Sendable (String) -> Listed = { dir in
-            let all: [DirectoryEntry]
-            do throws(SystemError) { all = try FileSystem.listDirectory(tree.absolute(dir)) } catch { return .failure(error) }
-            var children: [(name: String, status: FileStatus?)] = []
-            children.reserveCapacity(all.count)
-            for entry in all where !tree.isExcludedName(entry.name) {
-                if entry.isDirectory {
-                    children.append((entry.name, nil))
-                } else if let s = try? FileSystem.status(tree.absolute(RelativePath.join(dir, entry.name))) {
-                    children.append((entry.name, s.kind == .directory ? nil : s))
-                }
-            }
-            return .success(children)
+            let all: [(name: String, status: FileStatus?)]
+            do throws(SystemError) { all = try FileSystem.listDirectoryWithStatus(tree.absolute(dir)) } catch { return .failure(error) }
+            return .success(all.filter { !tree.isExcludedName($0.name) })
         }
         // A few directories: here; many: on every core.
         guard dirs.count > 4 else { return dirs.map(one) }

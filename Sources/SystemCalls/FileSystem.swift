@@ -153,6 +153,42 @@ public enum FileSystem {
         return entries
     }
 
+    /// Entries of a directory (without `.` and `..`, sorted by name), each non-directory with its
+    /// `lstat`, taken relative to the open directory (`fstatat`): no path is built per entry and
+    /// the kernel does not walk the directory's path again for each. An entry whose `lstat` fails
+    /// (it vanished meanwhile) is left out; an entry `readdir` could not type is typed by its stat.
+    public static func listDirectoryWithStatus(_ path: String) throws(SystemError) -> [(name: String, status: FileStatus?)] {
+        guard let dir = FileName.withCString(path, { opendir($0) }) else {
+            throw SystemError(call: "opendir", path: path, errno: Glibc.errno)
+        }
+        defer { closedir(dir) }
+        let fd = dirfd(dir)
+        var entries: [(name: String, status: FileStatus?)] = []
+        while true {
+            Glibc.errno = 0
+            guard let entry = readdir(dir) else {
+                let code = Glibc.errno
+                if code == 0 { break }
+                if code == EINTR { continue }
+                throw SystemError(call: "readdir", path: path, errno: code)
+            }
+            let raw = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
+            if raw[0] == 0x2E && (raw[1] == 0 || (raw[1] == 0x2E && raw[2] == 0)) { continue }  // "." and ".."
+            if entry.pointee.d_type == UInt8(DT_DIR) {
+                entries.append((entryName(entry), nil))
+                continue
+            }
+            var st = stat()
+            var result: Int32
+            repeat { result = fstatat(fd, raw, &st, AT_SYMLINK_NOFOLLOW) } while result != 0 && Glibc.errno == EINTR
+            guard result == 0 else { continue }
+            let status = FileStatus(st)
+            entries.append((entryName(entry), status.kind == .directory ? nil : status))
+        }
+        entries.sort { $0.name < $1.name }
+        return entries
+    }
+
     static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SystemCalls
 import Testing
 
@@ -16,6 +17,41 @@ import Testing
                 DirectoryEntry(name: "b.txt", isDirectory: false), DirectoryEntry(name: "sub", isDirectory: true),
             ])
         #expect(try FileSystem.status(dir + "/sub").kind == .directory)
+    }
+
+    /// The listing the tree is built from stats each entry relative to the directory: the same
+    /// `lstat` a path would give, for a link (not followed), a FIFO, a name that is not UTF-8 and a
+    /// link to a directory; only real directories come back without a status.
+    @Test func listingWithStatusIsEachEntrysLstat() throws {
+        let dir = NSTemporaryDirectory() + "/reswatch-fs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: dir + "/b.txt"))
+        #expect(symlink("b.txt", dir + "/link") == 0)
+        #expect(symlink("sub", dir + "/dirlink") == 0)
+        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
+        let latin1: [UInt8] = Array((dir + "/caf").utf8) + [0xE9, 0]  // "café" in Latin-1: not UTF-8
+        let fd = latin1.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+        }
+        #expect(fd >= 0)
+        _ = write(fd, "abc", 3)
+        close(fd)
+
+        let listed = try FileSystem.listDirectoryWithStatus(dir)
+        #expect(listed.map(\.name) == (try FileSystem.listDirectory(dir)).map(\.name), "same names, same order as the plain listing")
+        for (name, status) in listed {
+            let byPath = try FileSystem.status(dir + "/" + name)
+            if name == "sub" {
+                #expect(status == nil, "a directory is descended into, not stat'ed")
+            } else {
+                #expect(status?.key == byPath.key && status?.kind == byPath.kind && status?.mode == byPath.mode, "\(name)")
+            }
+        }
+        let kinds = Dictionary(uniqueKeysWithValues: listed.map { ($0.name, $0.status?.kind) })
+        #expect(kinds["link"] == .symlink && kinds["dirlink"] == .symlink && kinds["fifo"] == .other && kinds["b.txt"] == .regular)
+        #expect(listed.contains { $0.status?.size == 3 }, "the non-UTF-8 name is stat'ed by its own bytes")
+        #expect(throws: SystemError.self) { try FileSystem.listDirectoryWithStatus(dir + "/nonexistent") }
     }
 
     @Test func errorsCarryCallPathAndErrno() {
