@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemCalls
 
 /// `ignore:` globs of `.reswatch.yaml`, matched against paths relative to the project directory.
 ///
@@ -50,7 +48,7 @@ public enum GlobMatcher {
                 }
             } else {
                 for j in 1...path.count where state[j - 1] {
-                    next[j] = fnmatch(segment, path[j - 1], 0) == 0
+                    next[j] = FileName.globMatches(segment, path[j - 1])
                 }
             }
             state = next

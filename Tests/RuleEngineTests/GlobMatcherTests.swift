@@ -1,4 +1,5 @@
 import RuleEngine
+import SystemCalls
 import Testing
 
 /// `ignore:` globs match on whole path segments: `*` never crosses `/`, `**` is whole segments.
@@ -39,5 +40,16 @@ import Testing
         #expect(GlobMatcher.isIgnored("App/A/x.png", projectDirectory: "App", patterns: ["A/*.png"]))
         #expect(!GlobMatcher.isIgnored("Other/A/x.png", projectDirectory: "App", patterns: ["A/*.png", "**"]))
         #expect(GlobMatcher.isIgnored("A/x.png", projectDirectory: "", patterns: ["A/*.png"]))
+    }
+
+    /// A name that is not UTF-8 is matched by the bytes on disk: `?` is one byte there, as
+    /// fnmatch(3) sees it in a shell, not the four bytes of the escape the name is held as.
+    @Test func aNameThatIsNotUTF8IsMatchedByItsBytes() {
+        // "café.png" in Latin-1.
+        let name = [0x63, 0x61, 0x66, 0xE9, 0x2E, 0x70, 0x6E, 0x67].withUnsafeBufferPointer { FileName.decode($0) }
+        #expect(GlobMatcher.matches("caf?.png", "A/" + name) == false, "not at the top")
+        #expect(GlobMatcher.matches("A/caf?.png", "A/" + name))
+        #expect(GlobMatcher.matches("**/caf[!a-z].png", "A/" + name))
+        #expect(!GlobMatcher.matches("A/caf??.png", "A/" + name))
     }
 }
