@@ -1,9 +1,5 @@
 import SystemCalls
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where the daemon's socket is: `$RESWATCH_SOCKET`, else `$XDG_RUNTIME_DIR/reswatch/reswatch.sock`,
 /// else `/tmp/reswatch-$UID/reswatch.sock`.
 public enum SocketLocation {

@@ -27,6 +27,9 @@ public enum ChildProcess {
         argv: [String], input: [UInt8], timeoutMilliseconds: Int, outputLimit: Int = 1 << 20
     ) throws(SystemError) -> ChildOutput {
         precondition(!argv.isEmpty)
+        // A program that exits without reading its stdin must not kill reswatch: the write below
+        // then fails with EPIPE instead (process-wide, and idempotent).
+        signal(SIGPIPE, SIG_IGN)
         var stdinPipe: [Int32] = [-1, -1]
         var stdoutPipe: [Int32] = [-1, -1]
         var stderrPipe: [Int32] = [-1, -1]

@@ -1,16 +1,11 @@
 import Foundation
 import RuleEngine
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Runs an exec rule's program and turns every way it can fail into a sentence.
 enum ProcessRunner {
     static let outputLimit = 1 << 20
 
     static func run(argv: [String], input: [UInt8], timeoutMilliseconds: Int) -> Result<[UInt8], ExecFailure> {
-        signal(SIGPIPE, SIG_IGN)  // a program that exits without reading stdin must not kill reswatch
         let output: ChildOutput
         do {
             output = try ChildProcess.run(argv: argv, input: input, timeoutMilliseconds: timeoutMilliseconds, outputLimit: outputLimit)
