@@ -222,7 +222,18 @@ public struct ResourceTree: Sendable {
         }
         let name = RelativePath.name(path)
         var existing = nodes.child(of: parent, named: name)
-        let status = try? FileSystem.status(absolute(path))
+        let status: FileStatus?
+        do {
+            status = try FileSystem.status(absolute(path))
+        } catch  where error.isPermissionDenied {
+            // Not gone, but not visible (a folder above lost search permission): the parent is
+            // refreshed (up to the first folder that can be looked up), and its listing says it
+            // cannot be read, rather than the file counting as removed. The parent's path is
+            // shorter, and a folder that can be looked up and searched gives no EACCES below it.
+            return refresh(parentPath)
+        } catch {
+            status = nil
+        }
         switch status?.kind {
         case nil:
             if let existing {
@@ -299,9 +310,9 @@ public struct ResourceTree: Sendable {
         var stack: [(NodeID, String)] = [(top, topPath)]
         while let (dir, path) = stack.popLast() {
             change.listings.insert(path)
-            let entries: [DirectoryEntry]
+            let entries: [(name: String, status: FileStatus?)]
             do {
-                entries = try FileSystem.listDirectory(absolute(path)).filter { !isExcludedName($0.name) }
+                entries = try FileSystem.listDirectoryWithStatus(absolute(path)).filter { !isExcludedName($0.name) }
             } catch {
                 nodes.setState(dir, .unreadable)
                 unreadableErrors[dir] = error
@@ -309,18 +320,11 @@ public struct ResourceTree: Sendable {
             }
             for entry in entries {
                 let child = RelativePath.join(path, entry.name)
-                var isDirectory = entry.isDirectory
-                var status: FileStatus?
-                if !isDirectory {
-                    guard let s = try? FileSystem.status(absolute(child)) else { continue }
-                    isDirectory = s.kind == .directory
-                    status = s
-                }
                 change.added.append(child)
-                if isDirectory {
-                    stack.append((nodes.add(entry.name, in: dir, state: .directory, status: nil), child))
-                } else {
+                if let status = entry.status {
                     nodes.add(entry.name, in: dir, state: .file, status: status)
+                } else {
+                    stack.append((nodes.add(entry.name, in: dir, state: .directory, status: nil), child))
                 }
             }
         }
@@ -328,9 +332,10 @@ public struct ResourceTree: Sendable {
 
     /// Re-lists a known directory and reconciles its direct children.
     private mutating func relist(_ dir: NodeID, _ path: String, into change: inout Change) {
-        let fresh: [DirectoryEntry]
+        // With each entry's stat: a folder listed but not searchable is unreadable, not empty.
+        let fresh: [(name: String, status: FileStatus?)]
         do {
-            fresh = try FileSystem.listDirectory(absolute(path)).filter { !isExcludedName($0.name) }
+            fresh = try FileSystem.listDirectoryWithStatus(absolute(path)).filter { !isExcludedName($0.name) }
         } catch {
             if nodes.state[Int(dir)] != .unreadable {
                 for child in nodes.children[Int(dir)] where nodes.isLive(child) {
@@ -360,7 +365,7 @@ public struct ResourceTree: Sendable {
             let childPath = RelativePath.join(path, entry.name)
             if let child = nodes.child(of: dir, named: entry.name) {
                 // Files for their content; a kind that changed (file ↔ folder) is re-read whole.
-                if nodes.state[Int(child)] == .file || entry.isDirectory != nodes.isDirectoryLike(child) {
+                if nodes.state[Int(child)] == .file || (entry.status == nil) != nodes.isDirectoryLike(child) {
                     change.merge(refresh(childPath))
                 }
             } else {

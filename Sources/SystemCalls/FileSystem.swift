@@ -155,8 +155,12 @@ public enum FileSystem {
 
     /// Entries of a directory (without `.` and `..`, sorted by name), each non-directory with its
     /// `lstat`, taken relative to the open directory (`fstatat`): no path is built per entry and
-    /// the kernel does not walk the directory's path again for each. An entry whose `lstat` fails
-    /// (it vanished meanwhile) is left out; an entry `readdir` could not type is typed by its stat.
+    /// the kernel does not walk the directory's path again for each. An entry that vanished
+    /// meanwhile is left out; an entry `readdir` could not type is typed by its stat.
+    ///
+    /// Any other `lstat` failure is the directory's: one that can be read but not searched (mode
+    /// `r--`) lists its names but lets none be looked up, and leaving them out would make its files
+    /// silently absent. That throws, so the caller says the directory was not checked.
     public static func listDirectoryWithStatus(_ path: String) throws(SystemError) -> [(name: String, status: FileStatus?)] {
         guard let dir = FileName.withCString(path, { opendir($0) }) else {
             throw SystemError(call: "opendir", path: path, errno: Glibc.errno)
@@ -181,7 +185,13 @@ public enum FileSystem {
             var st = stat()
             var result: Int32
             repeat { result = fstatat(fd, raw, &st, AT_SYMLINK_NOFOLLOW) } while result != 0 && Glibc.errno == EINTR
-            guard result == 0 else { continue }
+            if result != 0 {
+                let code = Glibc.errno
+                if code == ENOENT { continue }
+                throw SystemError(
+                    call: "lstat", path: path + "/" + entryName(entry), errno: code,
+                    detail: code == EACCES ? "its names can be listed but not looked up (no search permission)" : nil)
+            }
             let status = FileStatus(st)
             entries.append((entryName(entry), status.kind == .directory ? nil : status))
         }

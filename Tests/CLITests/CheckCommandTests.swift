@@ -95,12 +95,17 @@ import Testing
         #expect(rules.isSuperset(of: ["image.not-png", "image.corrupt", "catalog.contents-invalid", "plist.parse-error"]), "\(rules)")
     }
 
-    @Test func unreadableDirectoryIsADiagnostic() throws {
+    /// A folder that cannot be listed (mode 0), and one that can be listed but not searched (mode
+    /// r--: its names are there, none can be looked up): both are said, never an empty folder.
+    @Test(arguments: [
+        (mode_t(0), "Permission denied"), (mode_t(0o644), "its names can be listed but not looked up (no search permission)"),
+    ])
+    func unreadableDirectoryIsADiagnostic(mode: mode_t, reason: String) throws {
         let tree = try TempTree([
             "App/Assets.xcassets/Locked.imageset/Contents.json": .text("{\"images\":[]}"),
             "App/Assets.xcassets/Open.imageset/Contents.json": .text("{ broken"),
         ])
-        chmod(tree.path + "/App/Assets.xcassets/Locked.imageset", 0)
+        chmod(tree.path + "/App/Assets.xcassets/Locked.imageset", mode)
         chmod(tree.path, 0o755)
         // Root reads everything: run the check as nobody so the permission is real.
         let asNobody = getuid() == 0
@@ -115,7 +120,7 @@ import Testing
         let diagnostics = try #require(try json(result)["diagnostics"] as? [[String: Any]])
         let unreadable = diagnostics.first { $0["rule"] as? String == "io.unreadable" }
         #expect(unreadable?["path"] as? String == "App/Assets.xcassets/Locked.imageset")
-        #expect((unreadable?["message"] as? String)?.contains("Permission denied") == true)
+        #expect((unreadable?["message"] as? String)?.contains(reason) == true, "\(diagnostics)")
         #expect(diagnostics.contains { $0["rule"] as? String == "catalog.contents-invalid" }, "the rest of the tree is still checked")
         #expect(unreadable?["severity"] as? String == "error", "what was not checked cannot pass")
         #expect(
