@@ -125,24 +125,9 @@ public enum FileSystem {
 
     /// Entries of a directory, without `.` and `..`, sorted by name.
     public static func listDirectory(_ path: String) throws(SystemError) -> [DirectoryEntry] {
-        guard let dir = FileName.withCString(path, { opendir($0) }) else {
-            throw SystemError(call: "opendir", path: path, errno: Glibc.errno)
-        }
-        defer { closedir(dir) }
         var entries: [DirectoryEntry] = []
-        while true {
-            Glibc.errno = 0
-            guard let entry = readdir(dir) else {
-                let code = Glibc.errno
-                if code == 0 { break }
-                if code == EINTR { continue }
-                throw SystemError(call: "readdir", path: path, errno: code)
-            }
-            // The name in place: `entry.pointee.d_name` would copy all 256 bytes of the tuple, but
-            // a record is only as long as its name, so that copy reads past the end of readdir's
-            // buffer (AddressSanitizer: heap-buffer-overflow at the last entry).
+        try readEntries(path) { entry, _ throws(SystemError) in
             let name = Self.entryName(entry)
-            if name == "." || name == ".." { continue }
             var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
             if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
                 isDirectory = (try? status(path + "/" + name).kind) == .directory
@@ -162,32 +147,18 @@ public enum FileSystem {
     /// `r--`) lists its names but lets none be looked up, and leaving them out would make its files
     /// silently absent. That throws, so the caller says the directory was not checked.
     public static func listDirectoryWithStatus(_ path: String) throws(SystemError) -> [(name: String, status: FileStatus?)] {
-        guard let dir = FileName.withCString(path, { opendir($0) }) else {
-            throw SystemError(call: "opendir", path: path, errno: Glibc.errno)
-        }
-        defer { closedir(dir) }
-        let fd = dirfd(dir)
         var entries: [(name: String, status: FileStatus?)] = []
-        while true {
-            Glibc.errno = 0
-            guard let entry = readdir(dir) else {
-                let code = Glibc.errno
-                if code == 0 { break }
-                if code == EINTR { continue }
-                throw SystemError(call: "readdir", path: path, errno: code)
-            }
-            let raw = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
-            if raw[0] == 0x2E && (raw[1] == 0 || (raw[1] == 0x2E && raw[2] == 0)) { continue }  // "." and ".."
+        try readEntries(path) { entry, fd throws(SystemError) in
             if entry.pointee.d_type == UInt8(DT_DIR) {
                 entries.append((entryName(entry), nil))
-                continue
+                return
             }
             var st = stat()
             var result: Int32
-            repeat { result = fstatat(fd, raw, &st, AT_SYMLINK_NOFOLLOW) } while result != 0 && Glibc.errno == EINTR
+            repeat { result = fstatat(fd, entryNamePointer(entry), &st, AT_SYMLINK_NOFOLLOW) } while result != 0 && Glibc.errno == EINTR
             if result != 0 {
                 let code = Glibc.errno
-                if code == ENOENT { continue }
+                if code == ENOENT { return }
                 throw SystemError(
                     call: "lstat", path: path + "/" + entryName(entry), errno: code,
                     detail: code == EACCES ? "its names can be listed but not looked up (no search permission)" : nil)
@@ -199,12 +170,41 @@ public enum FileSystem {
         return entries
     }
 
+    /// Calls `body` with each entry of a directory but `.` and `..`, and the directory's fd.
+    private static func readEntries(
+        _ path: String, _ body: (UnsafeMutablePointer<dirent>, Int32) throws(SystemError) -> Void
+    ) throws(SystemError) {
+        guard let dir = FileName.withCString(path, { opendir($0) }) else {
+            throw SystemError(call: "opendir", path: path, errno: Glibc.errno)
+        }
+        defer { closedir(dir) }
+        while true {
+            Glibc.errno = 0
+            guard let entry = readdir(dir) else {
+                let code = Glibc.errno
+                if code == 0 { break }
+                if code == EINTR { continue }
+                throw SystemError(call: "readdir", path: path, errno: code)
+            }
+            let raw = entryNamePointer(entry)
+            if raw[0] == 0x2E && (raw[1] == 0 || (raw[1] == 0x2E && raw[2] == 0)) { continue }  // "." and ".."
+            try body(entry, dirfd(dir))
+        }
+    }
+
+    /// The name in place: `entry.pointee.d_name` would copy all 256 bytes of the tuple, but a
+    /// record is only as long as its name, so that copy reads past the end of readdir's buffer
+    /// (AddressSanitizer: heap-buffer-overflow at the last entry).
+    static func entryNamePointer(_ entry: UnsafeMutablePointer<dirent>) -> UnsafePointer<CChar> {
+        (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self)
+    }
+
     static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
-        let start = UnsafeRawPointer(entry) + nameOffset
-        let length = strlen(start.assumingMemoryBound(to: CChar.self))
-        return FileName.decode(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length))
+        let start = UnsafeRawPointer(entryNamePointer(entry))
+        return FileName.decode(
+            UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: strlen(entryNamePointer(entry))))
     }
 
     /// `mkdir`.
