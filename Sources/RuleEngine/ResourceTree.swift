@@ -173,6 +173,10 @@ public struct ResourceTree: Sendable {
                         let childPath = RelativePath.join(path, child.name)
                         if reportAdded { change.added.append(childPath) }
                         if child.status == nil { next.append((id, childPath)) }
+                        if let error = linkedResourceFolder(child.name, child.status, absolute: absolute(childPath)) {
+                            markLinkedFolder(id, error)
+                            change.listings.insert(childPath)
+                        }
                     }
                 }
             }
@@ -200,6 +204,26 @@ public struct ResourceTree: Sendable {
             results.withLock { $0[i] = r }
         }
         return results.withLock { $0.map { $0! } }
+    }
+
+    /// reswatch does not follow links to folders: inotify does not watch through them, so the daemon
+    /// could not keep what is inside current. A link named as a resource folder (an asset set, a
+    /// catalog, a `.lproj`, `Settings.bundle`) that leads to a folder is kept as a folder that
+    /// cannot be read: `io.unreadable` says it was not checked, and its name still counts (a set
+    /// that Info.plist names exists). Links under other names are files, as before.
+    func linkedResourceFolder(_ name: String, _ status: FileStatus?, absolute path: @autoclosure () -> String) -> SystemError? {
+        guard let status, status.kind == .symlink, SubjectClassifier.kind(name: name, isDirectory: true, parentIsAssetSet: false) != nil,
+            (try? FileSystem.statusFollowingLinks(path()))?.kind == .directory
+        else { return nil }
+        return SystemError(
+            call: "open", path: path(), errno: EINVAL,
+            detail: "a symbolic link to a folder, which reswatch does not follow: check the folder it leads to, or make this a real folder")
+    }
+
+    /// Marks a node just added for a link to a resource folder (see `linkedResourceFolder`).
+    private mutating func markLinkedFolder(_ id: NodeID, _ error: SystemError) {
+        nodes.setState(id, .unreadable)
+        unreadableErrors[id] = error
     }
 
     /// Brings `path` (and, for a directory, its listing; for a new directory, its whole subtree) up to date.
@@ -255,6 +279,15 @@ public struct ResourceTree: Sendable {
             }
         case .some:
             let s = status!
+            if let error = linkedResourceFolder(name, s, absolute: absolute(path)) {
+                if let id = existing, nodes.state[Int(id)] == .unreadable, unreadableErrors[id] == error { return change }
+                if let id = existing { remove(id, path, into: &change) }
+                markLinkedFolder(nodes.add(name, in: parent, state: .file, status: s), error)
+                change.listings.insert(parentPath)
+                change.listings.insert(path)
+                change.added.append(path)
+                return change
+            }
             if let id = existing, nodes.isDirectoryLike(id) {
                 remove(id, path, into: &change)
                 existing = nil
@@ -321,7 +354,10 @@ public struct ResourceTree: Sendable {
             for entry in entries {
                 let child = RelativePath.join(path, entry.name)
                 change.added.append(child)
-                if let status = entry.status {
+                if let error = linkedResourceFolder(entry.name, entry.status, absolute: absolute(child)) {
+                    markLinkedFolder(nodes.add(entry.name, in: dir, state: .file, status: entry.status), error)
+                    change.listings.insert(child)
+                } else if let status = entry.status {
                     nodes.add(entry.name, in: dir, state: .file, status: status)
                 } else {
                     stack.append((nodes.add(entry.name, in: dir, state: .directory, status: nil), child))
