@@ -96,13 +96,19 @@ struct CheckCommand: ParsableCommand {
         // Each argument is judged within its enclosing project; arguments of one project share it.
         var roots: [String] = []
         var scopes: [String: [DiagnosticScope]] = [:]
-        for absolute in arguments {
-            let shown = paths.first { FileSystem.absolutePath($0) == absolute } ?? absolute
+        for argument in arguments {
+            let shown = paths.first { FileSystem.absolutePath($0) == argument } ?? argument
             let status: FileStatus
-            do { status = try FileSystem.statusFollowingLinks(absolute) } catch {
+            do { status = try FileSystem.statusFollowingLinks(argument) } catch {
                 throw Self.fail("cannot check \(shown): \(error.reason)")
             }
             let isDirectory = status.kind == .directory
+            // A link to a folder, named on the command line, is checked where it leads: the walk
+            // does not follow folder links, so judged from its parent it would be only a link.
+            var absolute = argument
+            if isDirectory, (try? FileSystem.status(argument))?.kind == .symlink, let real = FileSystem.realPath(argument) {
+                absolute = real
+            }
             if isDirectory && !FileSystem.isReadable(absolute) { throw Self.fail("cannot check \(shown): Permission denied") }
             let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
             if scopes[root] == nil { roots.append(root) }

@@ -48,6 +48,19 @@ import Testing
         #expect(found == ["catalog.contents-invalid App/Assets.xcassets/Broken.imageset/Contents.json"])
     }
 
+    /// A link to a folder named on the command line is checked where it leads, within that
+    /// project (its build settings), not reported as a link nobody follows.
+    @Test func aLinkToAFolderGivenAsTheArgumentIsCheckedWhereItLeads() throws {
+        let tree = try TempTree(Self.project)
+        let elsewhere = try TempTree()
+        #expect(symlink(tree.path + "/App/Assets.xcassets/Broken.imageset", elsewhere.path + "/Linked.imageset") == 0)
+        let (result, found, context) = try check(elsewhere.path + "/Linked.imageset")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(found == ["catalog.contents-invalid App/Assets.xcassets/Broken.imageset/Contents.json"], "\(found)")
+        #expect(context["devices"] as? [String] == ["iphone"], "judged in its own project")
+        #expect(!result.stderr.contains("nothing to check"), "\(result.stderr)")
+    }
+
     @Test func aLoneFileIsCheckedInItsFolderWithItsOwnFinding() throws {
         let dir = try TempTree(["Icon.png": .bytes(Array("GIF89a not a png".utf8))])
         let (result, found, _) = try check(dir.path + "/Icon.png")
