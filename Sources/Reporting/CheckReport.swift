@@ -125,7 +125,12 @@ public struct CheckReport: Sendable, Encodable {
             }
             unapplied += inScope.count { $0.rule == EngineRules.configInvalid.id && $0.severity == .error }
             diagnostics += inScope.filter { $0.severity >= minimumSeverity }
-            files += parts.isEmpty ? engine.fileCount : engine.tree.filePaths.count(where: wanted)
+            // Counted on the tree's nodes for one scope (the usual `check PATH`); paths are built
+            // only for several.
+            files +=
+                parts.isEmpty
+                ? engine.fileCount
+                : parts.count == 1 ? engine.tree.fileCount(under: parts[0].path) : engine.tree.filePaths.count(where: wanted)
             for e in engine.ruleErrors where !errors.contains(e) { errors.append(e) }
         }
         diagnostics.sort(by: Diagnostic.stableOrder)

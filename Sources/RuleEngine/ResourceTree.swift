@@ -82,6 +82,21 @@ public struct ResourceTree: Sendable {
 
     public var fileCount: Int { nodes.fileCount }
 
+    /// Files at or below `path`, counted on the nodes (0 when the tree does not hold it).
+    public func fileCount(under path: String) -> Int {
+        guard let top = nodes.lookup(path) else { return 0 }
+        var count = 0
+        var stack = [top]
+        while let id = stack.popLast() {
+            switch nodes.state[Int(id)] {
+            case .file: count += 1
+            case .directory: stack += nodes.children[Int(id)]
+            case .unreadable, .removed, .free: break
+            }
+        }
+        return count
+    }
+
     /// Every file's path (built on demand: the tree stores none).
     public var filePaths: [String] {
         var out: [String] = []
@@ -170,6 +185,8 @@ public struct ResourceTree: Sendable {
                 case .success(let children):
                     let ids = nodes.addChildren(children, in: dir)
                     for (id, child) in zip(ids, children) {
+                        // A file's path is built only when it is reported (`check` does not).
+                        guard reportAdded || child.status == nil || child.status?.kind == .symlink else { continue }
                         let childPath = RelativePath.join(path, child.name)
                         if reportAdded { change.added.append(childPath) }
                         if child.status == nil { next.append((id, childPath)) }

@@ -50,10 +50,15 @@ public enum SubjectClassifier {
     public static let assetSetExtensions: Set<String> = ["appiconset", "imageset", "launchimage"]
     static let looseImagePrefixes = ["icon", "appicon", "default", "itunesartwork"]
 
-    public static func assetSetType(ofDirectory name: String) -> String? {
+    public static func assetSetType(ofDirectory name: String) -> String? { assetSetType(ofDirectory: name[...]) }
+
+    public static func assetSetType(ofDirectory name: Substring) -> String? {
         guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-        let ext = String(name[name.utf8.index(after: dot)...]).lowercased()
-        return assetSetExtensions.contains(ext) ? ext : nil
+        // No copy unless the name ends like a set (a rule's `applies(to:)` asks for every image).
+        let ext = name[name.utf8.index(after: dot)...]
+        guard ext.utf8.count >= 7, ext.utf8.count <= 11 else { return nil }
+        let lower = String(ext).lowercased()
+        return assetSetExtensions.contains(lower) ? lower : nil
     }
 
     /// Subjects that a path is, given whether it is a directory.

@@ -108,6 +108,35 @@ import Testing
     }
 }
 
+/// `check PATH` counts the files in its scope on the tree's nodes; the count is the one the paths
+/// give, for the root, a folder, a file, a set named by its Contents.json, an unreadable folder and
+/// a path the tree does not hold.
+@Suite struct ScopeFileCountTests {
+    @Test func aScopesFileCountIsTheOneItsPathsGive() throws {
+        let temp = try TempTree([
+            "App/Assets.xcassets/A.imageset/Contents.json": .text(#"{"images":[]}"#),
+            "App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 1, height: 1)),
+            "App/Assets.xcassets/B.imageset/b.png": .png(PNGSpec(width: 1, height: 1)),
+            "App/Info.plist": .text("<plist/>"),
+            "App/Locked/x.png": .png(PNGSpec(width: 1, height: 1)),
+            "Other/c.png": .png(PNGSpec(width: 1, height: 1)),
+        ])
+        chmod(temp.path + "/App/Locked", 0)
+        defer { chmod(temp.path + "/App/Locked", 0o755) }
+        var tree = ResourceTree(root: temp.path)
+        _ = tree.scanAll()
+        let paths = tree.filePaths
+        for scope in [
+            "", "App", "App/Assets.xcassets", "App/Assets.xcassets/A.imageset/Contents.json", "App/Info.plist", "App/Locked", "Nope",
+        ] {
+            let s = DiagnosticScope(relativePath: scope)
+            #expect(tree.fileCount(under: s.path) == paths.count(where: s.contains(path:)), "\(scope)")
+        }
+        #expect(tree.fileCount(under: "App/Assets.xcassets/A.imageset/Contents.json") == 1)
+        #expect(tree.fileCount(under: DiagnosticScope(relativePath: "App/Assets.xcassets/A.imageset/Contents.json").path) == 2)
+    }
+}
+
 /// Names are matched as Xcode on APFS matches them: under canonical equivalence, whatever bytes.
 @Suite struct TreeNameEquivalenceTests {
     @Test func aDecomposedNameOnDiskIsFoundByItsPrecomposedSpelling() throws {

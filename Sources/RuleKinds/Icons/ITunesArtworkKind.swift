@@ -19,7 +19,9 @@ public struct ITunesArtworkKind: RuleKind {
 
     public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
 
-    public func applies(to subject: Subject) -> Bool { RelativePath.name(subject.path).lowercased().hasPrefix("itunesartwork") }
+    public func applies(to subject: Subject) -> Bool {
+        RelativePath.hasPrefixIgnoringCase(RelativePath.nameSlice(subject.path), "itunesartwork")
+    }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let name = RelativePath.name(subject.path)

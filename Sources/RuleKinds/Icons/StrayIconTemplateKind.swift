@@ -17,10 +17,11 @@ public struct StrayIconTemplateKind: RuleKind {
     public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
 
     public func applies(to subject: Subject) -> Bool {
-        let name = RelativePath.name(subject.path).lowercased()
-        let parent = RelativePath.parent(subject.path)
-        return (name.hasPrefix("icon") || name.hasPrefix("appicon")) && name.hasSuffix(".png")
-            && SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(parent)) == nil && !parent.hasSuffix(".lproj")
+        let name = RelativePath.nameSlice(subject.path)
+        let parent = RelativePath.parentSlice(subject.path)
+        return (RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon"))
+            && RelativePath.hasSuffixIgnoringCase(name, ".png")
+            && SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(parent)) == nil && !parent.hasSuffix(".lproj")
     }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {

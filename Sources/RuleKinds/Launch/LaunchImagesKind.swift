@@ -54,7 +54,7 @@ public struct LaunchImagesKind: RuleKind {
     /// Loose images and .launchimage sets; images inside asset sets are the set's business.
     public func applies(to subject: Subject) -> Bool {
         if subject.kind == .assetSet { return subject.path.hasSuffix(".launchimage") }
-        return SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(subject.path))) == nil
+        return SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(RelativePath.parentSlice(subject.path))) == nil
     }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {

@@ -16,7 +16,7 @@ public struct LocalizedImageSizeKind: RuleKind {
 
     public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
 
-    public func applies(to subject: Subject) -> Bool { RelativePath.parent(subject.path).hasSuffix(".lproj") }
+    public func applies(to subject: Subject) -> Bool { RelativePath.parentSlice(subject.path).hasSuffix(".lproj") }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let name = RelativePath.name(subject.path)
