@@ -39,7 +39,8 @@ public struct AssetImageEntry: Sendable, Hashable {
     /// "60x60" → (60, 60); "83.5x83.5" → (83.5, 83.5).
     public var points: (width: Double, height: Double)? {
         guard let size else { return nil }
-        let parts = size.lowercased().split(separator: "x")
+        // "60x60" (either case of x); split in place, as `split` on a lowercased copy did.
+        let parts = size.split(omittingEmptySubsequences: true) { $0 == "x" || $0 == "X" }
         // "1e19x1e19", "infxinf": not a size (a slot is at most a few thousand points).
         let limit = Double(CheckedNumber.maximumPixels)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite, w > 0, h > 0, w <= limit,

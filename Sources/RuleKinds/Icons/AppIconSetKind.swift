@@ -148,7 +148,7 @@ public struct AppIconSetKind: RuleKind {
         }
         var filled = Set<IconSlot>()
         var referenced = Set<String>()
-        var seen: [String: Int] = [:]
+        var seen: [[String]: Int] = [:]
         var isIOSSet = false
         var singleSize = false
         var marketingFilled = false
@@ -160,14 +160,14 @@ public struct AppIconSetKind: RuleKind {
             let slot = entry.points.flatMap { pts in entry.scaleFactor.map { IconSlot(idiom: idiom, size: pts.width, scale: $0) } }
             let iosUniversal = idiom == "universal" && (entry.platform == nil || entry.platform == "ios")
             if ["iphone", "ipad", "ios-marketing"].contains(idiom) || iosUniversal { isIOSSet = true }
-            let slotName = slot?.description ?? "\(idiom) \(entry.size ?? "?")@\(entry.scale ?? "1x")"
+            // Only for messages: built when one is reported.
+            var slotName: String { slot?.description ?? "\(idiom) \(entry.size ?? "?")@\(entry.scale ?? "1x")" }
 
             // Duplicate entries.
             let dupKey = [
                 idiom, entry.size ?? "", entry.scale ?? "", entry.platform ?? "", entry.appearanceKey, entry.role ?? "",
                 entry.subtype ?? "",
             ]
-            .joined(separator: "|")
             if let first = seen[dupKey] {
                 context.report(
                     Self.duplicateSlot, path: RelativePath.join(subject.path, "Contents.json"), line: entry.line,

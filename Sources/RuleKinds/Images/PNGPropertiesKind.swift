@@ -209,10 +209,12 @@ enum ImageRole {
 
     /// In an `.appiconset`, or a loose file named like an app icon (Icon*.png, AppIcon*.png, iTunesArtwork).
     static func isAppIcon(_ path: String) -> Bool {
-        let parent = RelativePath.name(RelativePath.parent(path))
-        if SubjectClassifier.assetSetType(ofDirectory: parent) == "appiconset" { return true }
-        if SubjectClassifier.assetSetType(ofDirectory: parent) != nil { return false }
-        let name = RelativePath.name(path).lowercased()
-        return name.hasPrefix("icon") || name.hasPrefix("appicon") || name.hasPrefix("itunesartwork")
+        // Slices, not copies: this runs for every image.
+        if let type = SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(RelativePath.parentSlice(path))) {
+            return type == "appiconset"
+        }
+        let name = RelativePath.nameSlice(path)
+        return RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon")
+            || RelativePath.hasPrefixIgnoringCase(name, "itunesartwork")
     }
 }
