@@ -160,6 +160,16 @@ public enum RuleModuleLoader {
             set.add(errors: [ModuleError(file: file, line: map["rules"]?.line ?? root.line, message: "missing 'rules:' list")])
             return set
         }
+        // A rule's source names it everywhere (its evaluations' keys, its timings, messages about
+        // it): "file:line", with the column when entries share a line (a flow list, `rules: [{…},
+        // {…}]`), so two rules are never taken for one.
+        var entriesOnLine: [Int: Int] = [:]
+        for entry in entries { entriesOnLine[entry.line ?? 0, default: 0] += 1 }
+        func source(of entry: Node) -> String {
+            let line = entry.line ?? 0
+            guard entriesOnLine[line, default: 0] > 1, let column = entry.mark?.column else { return "\(file):\(line)" }
+            return "\(file):\(line):\(column)"
+        }
         var loaded: [LoadedRule] = []
         for entry in entries {
             guard let entryMap = entry.mapping else {
@@ -183,7 +193,7 @@ public enum RuleModuleLoader {
             let paramsNode = Node.mapping(Node.Mapping(Array(params), entry.tag, entry.mapping!.style, entry.mark))
             do {
                 let rule = try kind.init(parameters: ModuleParameters(node: paramsNode, file: file))
-                loaded.append(LoadedRule(rule: rule, kindName: kindName, source: "\(file):\(entry.line ?? 0)", module: moduleName))
+                loaded.append(LoadedRule(rule: rule, kindName: kindName, source: source(of: entry), module: moduleName))
             } catch {
                 set.add(errors: [error])
             }
