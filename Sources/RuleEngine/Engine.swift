@@ -437,10 +437,10 @@ public final class Engine {
             root: root, tree: tree, subjects: subjects, facts: facts, parsed: parsed, keepInputs: incremental, cores: cores)
         let (items, records, timings) = evaluator.run(work, plans: plans, contexts: contexts)
         for (plan, stat) in timings { ruleStats[plans[plan].rule.source, default: RuleStat()].merge(stat) }
-        // Every evaluation that ran replaces its old record (if any: none after a full scan).
+        // Every evaluation that ran replaces its old record (if any: none after a full scan); a
+        // batch holds each key once, so after this pass none of its keys is stored.
         if !store.isEmpty { for w in items { drop(w.key) } }
         for (i, record) in records {
-            drop(items[i].key)
             store.store(items[i].key, record)
             delta.store(record.diagnostics)
         }

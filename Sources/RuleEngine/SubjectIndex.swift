@@ -66,14 +66,6 @@ struct SubjectIndex: Sendable {
         return out
     }
 
-    /// Calls `body` with every subject (kind and node) and its project directory.
-    func forEach(_ body: (_ kind: SubjectKind, _ node: NodeID, _ project: String) -> Void) {
-        for (p, m) in members {
-            guard let dir = projectPaths[p] else { continue }
-            for kind in SubjectKind.allCases { for node in m[kind.ordinal] { body(kind, node, dir) } }
-        }
-    }
-
     /// The subjects of each kind in each project, as a group (one lookup of the project's rules
     /// per group, not per subject).
     func forEachGroup(_ body: (_ kind: SubjectKind, _ nodes: Set<NodeID>, _ project: String) -> Void) {
@@ -87,7 +79,7 @@ struct SubjectIndex: Sendable {
     func snapshot(tree: ResourceTree) -> [Subject: String] {
         var out: [Subject: String] = [:]
         out.reserveCapacity(count)
-        forEach { kind, node, project in out[Subject(kind, tree.path(of: node))] = project }
+        forEachGroup { kind, nodes, project in for node in nodes { out[Subject(kind, tree.path(of: node))] = project } }
         return out
     }
 
