@@ -36,4 +36,35 @@ import Testing
         #expect(!back.contains { $0.hasPrefix("io.unreadable") }, "\(back)")
         #expect(back.contains { $0.hasPrefix("image.not-png \(set)/a.png") }, "its findings are back: \(back)")
     }
+
+    /// A folder above the root losing search permission sends no event from inside the root; the
+    /// next change there finds every lstat refused. The files are not gone: the root is said to be
+    /// unreadable (before, the changed file counted as removed and its finding silently went).
+    @Test(.enabled(if: getuid() == 0, "needs root to run the daemon as another user (setpriv)"))
+    func aFolderAboveTheRootLosingSearchPermissionIsSaid() throws {
+        chmod(Repo.root + "/.build", 0o755)
+        let set = "Assets.xcassets/Half.imageset"
+        let outer = try TempTree(["App/" + set + "/Contents.json": .text(#"{"images":[]}"#), "App/" + set + "/a.png": .bytes([1, 2, 3])])
+        chmod(outer.path, 0o755)
+        let root = outer.path + "/App"
+        let daemon = try DaemonHarness(
+            roots: [root], arguments: ["--settle-ms", "20"],
+            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        defer { _ = daemon.stop() }
+        try daemon.sync()
+        #expect(try daemon.diagnosticLines().contains { $0.hasPrefix("image.not-png \(set)/a.png") })
+
+        chmod(outer.path, 0o700)  // owned by root: nobody can no longer reach anything below
+        try Data([4, 5, 6]).write(to: URL(fileURLWithPath: root + "/" + set + "/a.png"))
+        try daemon.sync()
+        let hidden = try daemon.diagnosticLines()
+        #expect(hidden.contains { $0.hasPrefix("io.unreadable ") }, "said, not silently dropped: \(hidden)")
+
+        chmod(outer.path, 0o755)
+        try Data([7, 8, 9]).write(to: URL(fileURLWithPath: root + "/" + set + "/a.png"))
+        try daemon.sync()
+        let back = try daemon.diagnosticLines()
+        #expect(!back.contains { $0.hasPrefix("io.unreadable") }, "\(back)")
+        #expect(back.contains { $0.hasPrefix("image.not-png \(set)/a.png") }, "back once it can be reached: \(back)")
+    }
 }
