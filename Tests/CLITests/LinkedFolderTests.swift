@@ -23,6 +23,7 @@ import Testing
         ])
         #expect(symlink("../../Shared/AppIcon.appiconset", tree.path + "/App/Assets.xcassets/AppIcon.appiconset") == 0)
         #expect(symlink("../Shared/Vendor", tree.path + "/App/Vendor") == 0)  // not a resource folder's name
+        #expect(symlink("/etc", tree.path + "/App/Assets.xcassets/Etc.imageset") == 0)  // out of the tree
         #expect(symlink("../../../Shared/icon.png", tree.path + "/App/Assets.xcassets/Real.imageset/Link.imageset") == 0)  // a file
         return tree
     }
@@ -34,7 +35,12 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let diagnostics = try #require(object?["diagnostics"] as? [[String: Any]])
         let unreadable = diagnostics.filter { $0["rule"] as? String == "io.unreadable" }
-        #expect(unreadable.map { $0["path"] as? String } == ["Assets.xcassets/AppIcon.appiconset"], "\(unreadable)")
+        #expect(
+            unreadable.compactMap { $0["path"] as? String }.sorted() == [
+                "Assets.xcassets/AppIcon.appiconset", "Assets.xcassets/Etc.imageset",
+            ],
+            "\(unreadable)")
+        #expect(!result.stdout.contains("/etc") && !result.stdout.contains("passwd"), "nothing of the link's target is shown")
         #expect((unreadable.first?["message"] as? String)?.contains("a symbolic link to a folder, which reswatch does not follow") == true)
         #expect(!diagnostics.contains { $0["rule"] as? String == "icon.set-missing" }, "the set Info.plist names is there: \(diagnostics)")
     }
