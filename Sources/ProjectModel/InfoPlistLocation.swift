@@ -102,6 +102,8 @@ extension ContextResolver {
                 name: target.name, kind: target.kindDescription, platform: target.platform, productType: target.productType,
                 directory: directory, notChecked: bundles && otherPlatform)
             other.resources = target.resources
+            other.appIconName = target.settings.string("ASSETCATALOG_COMPILER_APPICON_NAME").flatMap { $0.isEmpty ? nil : $0 }
+            other.iconBundles = target.icons
             return other
         }
     }

@@ -44,6 +44,9 @@ public struct ProjectContext: Sendable, Hashable {
     public var appTargets: [String] = []
     /// Paths the app target owns: its bundled resources and its Info.plist's folder.
     public var ownedPaths: [String] = []
+    /// The Icon Composer bundles (`.icon`) the app target compiles; nil when no target was read
+    /// (then any `.icon` of the project may be the app's).
+    public var iconBundles: IconBundleMembership?
     /// What the context was read from, or could not be (shown with it).
     public var notes: [String] = []
     public var ignore: [String] = []
@@ -132,6 +135,10 @@ public struct OtherTarget: Sendable, Hashable {
     public var resources: [String] = []
     /// Its folder and its resources.
     public var paths: [String] { (directory.map { [$0] } ?? []) + resources }
+    /// `ASSETCATALOG_COMPILER_APPICON_NAME` in the configuration it ships with.
+    public var appIconName: String?
+    /// The Icon Composer bundles it compiles.
+    public var iconBundles: IconBundleMembership?
     /// Not judged at all (another platform, or a second app): said once as project.not-checked.
     public let notChecked: Bool
 }
@@ -244,6 +251,7 @@ public enum ContextResolver {
         context.targetName = pbx.targetName
         context.appTargets = pbx.appTargets
         context.ownedPaths = pbx.resources
+        context.iconBundles = pbx.icons
         context.configuration = pbx.configuration
         context.configurationReason = pbx.configurationReason
         context.alternateAppIconNames = pbx.alternateAppIconNames

@@ -19,6 +19,8 @@ public struct ResolvedTarget: Sendable, Hashable {
     public var iconNamesByConfiguration: [String: [String]] = [:]
     /// What the target bundles (root-relative files and folders), from the project.
     public var resources: [String] = []
+    /// The Icon Composer bundles the target compiles.
+    public var icons: IconBundleMembership
 
     public var isApplication: Bool { productType == "com.apple.product-type.application" }
     /// An iOS app (a target whose platform cannot be told is taken for one: iOS is Xcode's
@@ -71,7 +73,7 @@ public enum TargetResolver {
             return ResolvedTarget(
                 id: target.id, name: target.name, productType: target.productType, configuration: configName,
                 configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems,
-                iconNamesByConfiguration: iconNames, resources: target.resources)
+                iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons)
         }
     }
 

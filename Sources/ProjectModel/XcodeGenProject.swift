@@ -120,16 +120,37 @@ public enum XcodeGenReader {
             }
             var generated = XcodeProject.Target(
                 id: targetName, name: targetName, productType: productTypes[type] ?? type, configurations: configurations,
-                defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last)
+                defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last,
+                icons: IconBundleMembership(target: targetName))
             // XcodeGen bundles what its sources folders hold.
             let sources = t["sources"]?.sequence ?? t["sources"].map { [$0] } ?? []
             generated.resources = sources.compactMap { $0.string ?? $0["path"]?.string }.filter { !$0.hasPrefix("/") }
                 .compactMap { RelativePath.normalize(RelativePath.join(directory, $0)) }
+            generated.icons.folders = generated.resources.map { source in
+                iconFolder(source, target: targetName, iconFileType: map["options"]?["fileTypes"]?["icon"])
+            }
             targets.append(generated)
         }
         let project = XcodeProject(
             directory: directory, path: path, name: name, configurations: projectConfigurations,
             defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last, targets: targets)
         return .success((project, problems))
+    }
+
+    /// A `sources` entry as it treats `.icon` bundles inside it: XcodeGen 2.45.1 and later make a
+    /// `.icon` a file in the Resources phase (yonaskolb/XcodeGen #1600); earlier versions expand it
+    /// into its files unless `options.fileTypes.icon.file: true` (issue #1556). Which XcodeGen
+    /// runs is not in project.yml, so only an explicit `file: false` or a `buildPhase` other than
+    /// resources counts against it.
+    static func iconFolder(_ source: String, target: String, iconFileType: Node?) -> IconBundleMembership.Folder {
+        var folder = IconBundleMembership.Folder(path: source, how: "XcodeGen sources \(source) of target \(target)")
+        let file = iconFileType?["file"]?.bool
+        let phase = iconFileType?["buildPhase"]?.string
+        if file == false {
+            folder.typedOtherwise[source] = "loose files (options.fileTypes.icon.file: false in project.yml: make it true)"
+        } else if let phase, phase != "resources" {
+            folder.typedOtherwise[source] = "a \(phase) file (options.fileTypes.icon.buildPhase in project.yml: make it resources)"
+        }
+        return folder
     }
 }

@@ -22,6 +22,8 @@ public struct XcodeProject: Sendable, Hashable {
         /// Resources phase and its synchronized folders (Xcode 16). A path inside one of them is
         /// the target's resource, whichever folder it sits in.
         public var resources: [String] = []
+        /// The Icon Composer bundles the target compiles (or bundles otherwise).
+        public var icons: IconBundleMembership
 
         public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
     }
@@ -114,7 +116,7 @@ public enum XcodeProjectReader {
             let (configs, def) = configurations(t["buildConfigurationList"]?.string, owner: "target \(targetName)")
             var target = XcodeProject.Target(
                 id: id, name: targetName, productType: t["productType"]?.string ?? "", configurations: configs,
-                defaultConfigurationName: def)
+                defaultConfigurationName: def, icons: IconBundleMembership(target: targetName))
             var resources: [String] = []
             for phase in t["buildPhases"]?.array?.compactMap(\.string) ?? []
             where objects[phase]?["isa"]?.string == "PBXResourcesBuildPhase" {
@@ -127,11 +129,16 @@ public enum XcodeProjectReader {
                         }
                     } else if let p = paths.path(of: ref) {
                         resources.append(p)
+                        target.icons.note(
+                            resource: p, fileType: objects[ref]?["explicitFileType"]?.string ?? objects[ref]?["lastKnownFileType"]?.string)
                     }
                 }
             }
             for group in t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
-                if let p = paths.path(of: group) { resources.append(p) }
+                guard let p = paths.path(of: group) else { continue }
+                resources.append(p)
+                target.icons.folders.append(
+                    synchronizedFolder(objects[group], path: p, target: id, targetName: targetName, objects: objects))
             }
             target.resources = resources
             targets.append(target)
@@ -139,6 +146,57 @@ public enum XcodeProjectReader {
         return XcodeProject(
             directory: directory, path: xcodeproj, name: name, configurations: projectConfigs, defaultConfigurationName: projectDefault,
             targets: targets)
+    }
+}
+
+extension XcodeProjectReader {
+    /// A synchronized folder (Xcode 16+) as the target takes it: its membership exceptions for
+    /// this target leave paths out, and `explicitFolders` / `explicitFileTypes` type paths otherwise.
+    static func synchronizedFolder(
+        _ group: PlistValue?, path: String, target: String, targetName: String, objects: [String: PlistValue]
+    ) -> IconBundleMembership.Folder {
+        func inside(_ relative: String) -> String? {
+            relative.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(path, relative))
+        }
+        var folder = IconBundleMembership.Folder(
+            path: path, how: "the synchronized folder \(path.isEmpty ? "." : path) of target \(targetName)")
+        for id in group?["exceptions"]?.array?.compactMap(\.string) ?? [] {
+            guard let exception = objects[id], exception["target"]?.string == target else { continue }
+            folder.excluded += (exception["membershipExceptions"]?.array?.compactMap(\.string) ?? []).compactMap(inside)
+        }
+        for relative in group?["explicitFolders"]?.array?.compactMap(\.string) ?? [] {
+            if let p = inside(relative) {
+                folder.typedOtherwise[p] = "a plain folder (explicitFolders in project.pbxproj: remove it there)"
+            }
+        }
+        for (relative, type) in group?["explicitFileTypes"]?.dictionary ?? [:] {
+            if let p = inside(relative), let type = type.string, type != IconBundleMembership.fileType {
+                folder.typedOtherwise[p] = "'\(type)' (explicitFileTypes in project.pbxproj: make it \(IconBundleMembership.fileType))"
+            }
+        }
+        return folder
+    }
+}
+
+extension IconBundleMembership {
+    /// Notes a Resources-phase entry: a `.icon` itself, or a file inside one (the bundle expanded).
+    mutating func note(resource path: String, fileType: String?) {
+        if path.hasSuffix(".icon") {
+            references.append(Reference(path: path, fileType: fileType))
+        } else if let bundle = Self.enclosingBundle(of: path), !references.contains(where: { $0.path == bundle }) {
+            references.append(Reference(path: bundle, fileType: nil, expanded: true))
+        }
+    }
+
+    /// The `.icon` folder a path is inside, if any ("A/AppIcon.icon/Assets/x.svg" → "A/AppIcon.icon").
+    public static func enclosingBundle(of path: String) -> String? {
+        var end = path.endIndex
+        while let slash = path[..<end].lastIndex(of: "/") {
+            let component = path[..<slash]
+            if component.hasSuffix(".icon"), !component.hasSuffix("/.icon") { return String(component) }
+            end = slash
+        }
+        return nil
     }
 }
 

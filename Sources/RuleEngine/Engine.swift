@@ -330,10 +330,14 @@ public final class Engine {
             guard !Self.isModuleDirectory(dirPath) else { return }
             let project = projectIndex.project(containing: dirPath)
             let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: tree.name(of: dir)) != nil
+            let inIconBundle = SubjectClassifier.isInsideIconBundle(dirPath)
             for child in children where tree.isLive(child) {
                 let isDirectory = tree.isDirectory(node: child)
                 let name = tree.name(of: child)
-                guard let kind = SubjectClassifier.kind(name: name, isDirectory: isDirectory, parentIsAssetSet: parentIsSet),
+                guard
+                    let kind = inIconBundle
+                        ? SubjectClassifier.iconBundleMember(name: name, isDirectory: isDirectory)
+                        : SubjectClassifier.kind(name: name, isDirectory: isDirectory, parentIsAssetSet: parentIsSet),
                     let p = projectNode(isDirectory ? projectIndex.project(containing: RelativePath.join(dirPath, name)) : project)
                 else { continue }
                 subjects.set(kind, child, project: p, tree: tree, recording: false)
@@ -357,9 +361,7 @@ public final class Engine {
     private func addSubjects(at path: String) -> Set<String> {
         guard let node = tree.node(path), !Self.isModuleDirectory(RelativePath.parent(path)) else { return [] }
         let isDirectory = tree.isDirectory(node: node)
-        let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(path))) != nil
-        guard let kind = SubjectClassifier.kind(name: RelativePath.name(path), isDirectory: isDirectory, parentIsAssetSet: parentIsSet)
-        else { return [] }
+        guard let kind = SubjectClassifier.subjects(for: path, isDirectory: isDirectory).first?.kind else { return [] }
         let project = projectIndex.project(containing: isDirectory ? path : RelativePath.parent(path))
         guard let projectNode = tree.node(project) else { return [] }
         subjects.set(kind, node, project: projectNode, tree: tree, recording: true)

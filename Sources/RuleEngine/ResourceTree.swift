@@ -225,7 +225,7 @@ public struct ResourceTree: Sendable {
 
     /// reswatch does not follow links to folders: inotify does not watch through them, so the daemon
     /// could not keep what is inside current. A link named as a resource folder (an asset set, a
-    /// catalog, a `.lproj`, `Settings.bundle`) that leads to a folder is kept as a folder that
+    /// catalog, a `.lproj`, `Settings.bundle`, an Icon Composer `.icon`) that leads to a folder is kept as a folder that
     /// cannot be read: `io.unreadable` says it was not checked, and its name still counts (a set
     /// that Info.plist names exists). Links under other names are files, as before.
     func linkedResourceFolder(_ name: String, _ status: FileStatus?, absolute path: @autoclosure () -> String) -> SystemError? {

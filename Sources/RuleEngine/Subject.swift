@@ -18,14 +18,18 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case loosePNG = "loose-png"
     /// An asset catalog (`.xcassets` folder): checks across its sets.
     case catalog
+    /// An Icon Composer bundle (`.icon` folder, Xcode 26): `icon.json` and its `Assets/`.
+    case iconComposer = "icon-composer"
+    /// A PNG layer inside an Icon Composer bundle (judged as an image, by no icon rule).
+    case iconLayer = "icon-layer"
 }
 
 extension SubjectKind {
     /// Kinds whose subject is a folder (the set, the catalog, the `.lproj`, the project …).
     public var isDirectory: Bool {
         switch self {
-        case .assetSet, .project, .localization, .settingsBundle, .catalog: true
-        case .image, .infoPlist, .interfaceFile, .loosePNG: false
+        case .assetSet, .project, .localization, .settingsBundle, .catalog, .iconComposer: true
+        case .image, .infoPlist, .interfaceFile, .loosePNG, .iconLayer: false
         }
     }
 }
@@ -63,9 +67,40 @@ public enum SubjectClassifier {
 
     /// Subjects that a path is, given whether it is a directory.
     public static func subjects(for path: String, isDirectory: Bool) -> [Subject] {
-        let parentIsSet = assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(path))) != nil
+        let parent = RelativePath.parent(path)
+        if isInsideIconBundle(parent) {
+            return iconBundleMember(name: RelativePath.name(path), isDirectory: isDirectory).map { [Subject($0, path)] } ?? []
+        }
+        let parentIsSet = assetSetType(ofDirectory: RelativePath.name(parent)) != nil
         return subject(path: path, name: RelativePath.name(path), isDirectory: isDirectory, parentIsAssetSet: parentIsSet).map { [$0] }
             ?? []
+    }
+
+    /// Whether a folder is an Icon Composer bundle or inside one: what is in it belongs to the
+    /// bundle (its layers are no loose icons, launch images or sets of their own).
+    public static func isInsideIconBundle(_ directory: String) -> Bool {
+        // One pass over the bytes: this runs for every folder of a scan.
+        let bytes = directory.utf8
+        var start = bytes.startIndex
+        var i = start
+        while true {
+            if i == bytes.endIndex || bytes[i] == UInt8(ascii: "/") {
+                if isIconBundleName(directory[start..<i]) { return true }
+                if i == bytes.endIndex { return false }
+                start = bytes.index(after: i)
+            }
+            i = bytes.index(after: i)
+        }
+    }
+
+    /// `X.icon` (a name with something before the extension).
+    static func isIconBundleName(_ name: Substring) -> Bool {
+        name.utf8.count > 5 && name.hasSuffix(".icon")
+    }
+
+    /// What an entry inside an Icon Composer bundle is: a PNG layer, or nothing of its own.
+    public static func iconBundleMember(name: String, isDirectory: Bool) -> SubjectKind? {
+        !isDirectory && !name.hasPrefix("._") && RelativePath.hasSuffixIgnoringCase(name[...], ".png") ? .iconLayer : nil
     }
 
     /// The subject a directory entry is, if any (the fast form used when walking listings).
@@ -77,6 +112,7 @@ public enum SubjectClassifier {
     public static func kind(name: String, isDirectory: Bool, parentIsAssetSet: Bool) -> SubjectKind? {
         if isDirectory {
             if assetSetType(ofDirectory: name) != nil { return .assetSet }
+            if isIconBundleName(name[...]) { return .iconComposer }
             if name.hasSuffix(".lproj") { return .localization }
             if name.hasSuffix(".xcassets") { return .catalog }
             if name == "Settings.bundle" { return .settingsBundle }

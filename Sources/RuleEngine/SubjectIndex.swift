@@ -164,6 +164,8 @@ extension SubjectKind {
         case .interfaceFile: 6
         case .loosePNG: 7
         case .catalog: 8
+        case .iconComposer: 9
+        case .iconLayer: 10
         }
     }
     var bit: UInt16 { 1 << UInt16(ordinal) }

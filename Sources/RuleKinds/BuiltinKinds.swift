@@ -22,6 +22,8 @@ public enum BuiltinKinds {
         LegacyIconsKind.self,
         LocalizedImageSizeKind.self,
         StrayIconTemplateKind.self,
+        IconComposerBundleKind.self,
+        IconComposerTargetKind.self,
         ExecKind.self,
     ]
 

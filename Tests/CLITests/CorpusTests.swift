@@ -34,7 +34,7 @@ struct CorpusTests {
         }
     }
 
-    @Test func corpusIsPresent() { #expect(Self.apps.count == 13, "\(Repo.corpus)") }
+    @Test func corpusIsPresent() { #expect(Self.apps.count == 14, "\(Repo.corpus)") }
 
     @Test(arguments: apps)
     func checkRunsOnEveryApp(_ app: String) throws {

@@ -147,6 +147,8 @@ import Testing
         // The engine's own ids (io.*, config.*, project.*) are tested in CLITests against the binary.
         let engine = Set(EngineRules.all.map(\.id))
         for id in engine { #expect(ids.contains(id), "\(id) is reported by the engine but is not in the contract") }
+        // And the other way: an id a shipped rule reports is in the contract.
+        for id in shipped.sorted() { #expect(ids.contains(id), "\(id) is reported by a shipped rule but is not in the contract") }
         for id in ids where !engine.contains(id) {
             #expect(shipped.contains(id), "\(id) (rules.md) has no implementation in the shipped modules")
             #expect(triggered.contains(id), "\(id) has no triggering example")

@@ -1,16 +1,18 @@
 import RuleEngine
 
-/// `icon.set-missing`: the configured app icon set exists.
+/// `icon.set-missing`: the configured app icon exists, as an `.appiconset` or (Xcode 26) as an
+/// Icon Composer `.icon` (../shared/research/modern-apple-resources.md §1.5).
 public struct AppIconReferenceKind: RuleKind {
     public static let name = "appicon-reference"
-    public static let summary = "Checks that the configured app icon set name names an .appiconset."
+    public static let summary = "Checks that the configured app icon name names an .appiconset or an Icon Composer .icon."
     public static let subjects: Set<SubjectKind> = [.project]
 
     public static let setMissing = RuleInfo(
         id: "icon.set-missing", severity: .error,
-        summary: "The configured app icon set (.reswatch.yaml, ASSETCATALOG_COMPILER_APPICON_NAME, CFBundleIconName) names no .appiconset.",
+        summary:
+            "The configured app icon (.reswatch.yaml, ASSETCATALOG_COMPILER_APPICON_NAME, CFBundleIconName) names no .appiconset and no Icon Composer .icon.",
         rationale: "actool: \"None of the input catalogs contained a matching app icon set named …\"; the app ships without an icon.",
-        fix: "Rename the set or the setting so they match (case matters).")
+        fix: "Rename the set (or the .icon) or the setting so they match (case matters).")
 
     public static let rules = [setMissing]
 
@@ -19,7 +21,10 @@ public struct AppIconReferenceKind: RuleKind {
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard let name = context.project.appIconName else { return }
         let sets = context.subjects(.assetSet).filter { $0.path.hasSuffix(".appiconset") }
-        let names = sets.map { String(RelativePath.name($0.path).dropLast(".appiconset".count)) }
+        var names = sets.map { String(RelativePath.name($0.path).dropLast(".appiconset".count)) }
+        // Xcode 26: an Icon Composer bundle of that name is the icon (when the target does not
+        // compile it, iconcomposer.not-in-target says so: one cause, one finding).
+        names += context.subjects(.iconComposer).map { String(RelativePath.name($0.path).dropLast(".icon".count)) }
         guard !names.contains(name) else { return }
         let (setting, path, line) = Self.origin(of: name, in: context, project: subject.path)
         let near = names.first { $0.lowercased() == name.lowercased() }
@@ -27,7 +32,10 @@ public struct AppIconReferenceKind: RuleKind {
             Self.setMissing, path: path, line: line,
             message: "app icon set '\(name)' (\(setting)) does not exist"
                 + (near.map { "; there is '\($0)' (names are case-sensitive)" }
-                    ?? (names.isEmpty ? "; the project has no .appiconset" : "; sets found: \(names.sorted().joined(separator: ", "))")))
+                    ?? (names.isEmpty
+                        ? "; the project has no .appiconset and no Icon Composer .icon"
+                        : "; icons found: \(names.sorted().joined(separator: ", "))"))
+        )
     }
 
     /// The setting that names the set, and the file and line it is in (so CI and editors show the

@@ -284,6 +284,9 @@ public struct AppIconSetKind: RuleKind {
         // extension's, a watch app's or another platform's folder (their targets ship no app icon).
         let primary = context.project.appIconName ?? "AppIcon"
         let inOtherTarget = context.project.otherTarget(containing: subject.path) != nil
+        // Xcode 26.1+: a same-name Icon Composer icon the target compiles replaces the set for every
+        // OS version, so nothing is required of it (iconcomposer.shadowed-appiconset says so).
+        if !inOtherTarget, IconBundles.compiled(named: String(setName.dropLast(".appiconset".count)), in: context) != nil { return }
         guard String(setName.dropLast(".appiconset".count)) == primary, isIOSSet || contents.images.isEmpty, !inOtherTarget else {
             // Whatever its name, a set with an App Store (ios-marketing) slot is meant to ship as an
             // app icon (an alternate icon, a flavour's icon): that slot needs its 1024 image.

@@ -39,6 +39,8 @@ public struct LegacyIconsKind: RuleKind {
         // Apps on an asset catalog are checked by appicon-set.
         let catalogSet = (project.appIconName ?? "AppIcon") + ".appiconset"
         if context.subjects(.assetSet).contains(where: { RelativePath.name($0.path) == catalogSet }) { return }
+        // So are apps on an Icon Composer icon (Xcode 26 makes every size, loose legacy PNGs too).
+        if let name = project.appIconName, IconBundles.compiled(named: name, in: context) != nil { return }
         // Every loose PNG of the project, by file name (Xcode copies resources flat into the bundle).
         var files: [String: String] = [:]
         for s in context.subjects(.image) + context.subjects(.loosePNG) {

@@ -4,8 +4,10 @@ import RuleEngine
 public struct PNGPropertiesKind: RuleKind {
     public static let name = "png-properties"
     public static let summary = "Checks that icon / launch / asset-set PNGs are real, intact, RGB, non-interlaced PNGs."
-    /// Images, and other loose PNGs when Info.plist names them (icons with arbitrary names).
-    public static let subjects: Set<SubjectKind> = [.image, .loosePNG]
+    /// Images, other loose PNGs when Info.plist names them (icons with arbitrary names), and the
+    /// PNG layers of Icon Composer bundles (judged like images in a set: Icon Composer renders
+    /// every size from them).
+    public static let subjects: Set<SubjectKind> = [.image, .loosePNG, .iconLayer]
 
     public static let notPNG = RuleInfo(
         id: "image.not-png", severity: .error, summary: "A `.png` file whose bytes are not a PNG (JPEG, GIF, WebP, empty file …).",
@@ -98,7 +100,7 @@ public struct PNGPropertiesKind: RuleKind {
         }
         // RGB, no interlace and 8 bits are Apple's requirements for app icons (QA1686) and what it
         // documents for launch images; an ordinary image set accepts any PNG (at most info).
-        let role = ImageRole.role(of: path)
+        let role = subject.kind == .iconLayer ? .other : ImageRole.role(of: path)
         if header.interlaced {
             context.report(
                 Self.interlaced, severity: role == .other ? .info : .warning, path: path,
