@@ -90,7 +90,9 @@ public enum ContentsError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 public enum AssetContentsReader {
-    public static func parse(_ bytes: [UInt8]) -> Result<AssetContents, ContentsError> {
+    /// `entriesKey`: the array of file entries: "images" (icon, image, launch image sets), "data"
+    /// (data sets), "symbols" (symbol image sets).
+    public static func parse(_ bytes: [UInt8], entriesKey key: String = "images") -> Result<AssetContents, ContentsError> {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .failure(.empty) }
         let object: Any
         do {
@@ -103,33 +105,33 @@ public enum AssetContentsReader {
         guard let top = object as? [String: Any] else {
             return .failure(.wrongShape("the top level is not a JSON object", line: 1))
         }
-        let entryLines = lines(ofEntriesIn: bytes)
-        guard let rawImages = top["images"] else {
+        let entryLines = lines(ofEntriesIn: bytes, key: key)
+        guard let rawImages = top[key] else {
             return .success(AssetContents(images: [], hasImagesKey: false))
         }
         guard let list = rawImages as? [Any] else {
-            return .failure(.wrongShape("\"images\" is not an array", line: lineOf(key: "images", in: bytes)))
+            return .failure(.wrongShape("\"\(key)\" is not an array", line: lineOf(key: key, in: bytes)))
         }
         var images: [AssetImageEntry] = []
         for (index, item) in list.enumerated() {
             let line = index < entryLines.count ? entryLines[index] : nil
             guard let dict = item as? [String: Any] else {
-                return .failure(.wrongShape("images[\(index)] is not an object", line: line))
+                return .failure(.wrongShape("\(key)[\(index)] is not an object", line: line))
             }
             func string(_ key: String) throws(ContentsError) -> String? {
                 guard let v = dict[key] else { return nil }
-                guard let s = v as? String else { throw .wrongShape("images[\(index)].\(key) is not a string", line: line) }
+                guard let s = v as? String else { throw .wrongShape("\(key)[\(index)].\(key) is not a string", line: line) }
                 return s
             }
             do {
                 var appearances: [String] = []
                 if let raw = dict["appearances"] {
                     guard let list = raw as? [Any] else {
-                        throw ContentsError.wrongShape("images[\(index)].appearances is not an array", line: line)
+                        throw ContentsError.wrongShape("\(key)[\(index)].appearances is not an array", line: line)
                     }
                     for a in list {
                         guard let d = a as? [String: Any], let k = d["appearance"] as? String, let v = d["value"] as? String else {
-                            throw ContentsError.wrongShape("images[\(index)].appearances has an entry without appearance/value", line: line)
+                            throw ContentsError.wrongShape("\(key)[\(index)].appearances has an entry without appearance/value", line: line)
                         }
                         appearances.append("\(k):\(v)")
                     }
@@ -165,9 +167,9 @@ public enum AssetContentsReader {
         return 1 + text[..<r.lowerBound].filter { $0 == "\n" }.count
     }
 
-    /// Lines where each object of the "images" array starts (a light scan that knows about strings).
-    static func lines(ofEntriesIn bytes: [UInt8]) -> [Int] {
-        let key = Array("\"images\"".utf8)
+    /// Lines where each object of the `key` array starts (a light scan that knows about strings).
+    static func lines(ofEntriesIn bytes: [UInt8], key name: String = "images") -> [Int] {
+        let key = Array("\"\(name)\"".utf8)
         guard bytes.count >= key.count,
             let keyStart = (0...(bytes.count - key.count)).first(where: { bytes[$0..<$0 + key.count].elementsEqual(key) }),
             let open = bytes[(keyStart + key.count)...].firstIndex(of: 0x5B)

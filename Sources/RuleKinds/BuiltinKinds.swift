@@ -8,6 +8,7 @@ public enum BuiltinKinds {
         AppIconReferenceKind.self,
         AssetSetContentsKind.self,
         CatalogNamesKind.self,
+        CatalogFilesKind.self,
         PlistSyntaxKind.self,
         UsageDescriptionsKind.self,
         InterfaceOrientationsKind.self,
