@@ -6,6 +6,7 @@ public enum BuiltinKinds {
         PNGPropertiesKind.self,
         AppIconSetKind.self,
         AppIconReferenceKind.self,
+        AlternateIconsKind.self,
         AssetSetContentsKind.self,
         CatalogNamesKind.self,
         CatalogFilesKind.self,

@@ -31,16 +31,21 @@ public struct IconPlistKeysKind: RuleKind {
             let dict = plist.dictionary, dict["NSExtension"] == nil
         else { return }
         let setName = context.project.appIconName ?? "AppIcon"
-        let usesCatalog = context.subjects(.assetSet).contains { RelativePath.name($0.path) == setName + ".appiconset" }
+        // Xcode 26: an Icon Composer icon the target compiles is an asset-catalog icon too.
+        let iconBundle = IconBundles.compiled(named: setName, in: context)
+        let usesCatalog =
+            iconBundle != nil || context.subjects(.assetSet).contains { RelativePath.name($0.path) == setName + ".appiconset" }
         guard usesCatalog else { return }
-        // A key whose every name is an app icon set of the project is not stale: that is how
-        // alternate icons are declared (CFBundleIcons → CFBundleAlternateIcons → "AppIcon-Dark"),
-        // and actool completes it. A key naming loose files (or nothing) is stale.
+        // A key whose every name is an app icon of the project (a set or an Icon Composer icon) is
+        // not stale: that is how alternate icons are declared (CFBundleIcons →
+        // CFBundleAlternateIcons → "AppIcon-Dark", by CFBundleIconFiles or CFBundleIconName), and
+        // actool completes it. A key naming loose files (or nothing) is stale.
         let sets = Set(
             context.subjects(.assetSet).map(\.path).filter { $0.hasSuffix(".appiconset") }.map {
                 String(RelativePath.name($0).dropLast(".appiconset".count))
-            })
-        let names = LegacyIconsKind.iconNames(dict)
+            }
+        ).union(IconBundles.compiledNames(in: context))
+        let names = LegacyIconsKind.iconNames(dict) + Self.catalogIconNames(dict)
         let stale = Self.iconKeys.filter { key in
             guard dict[key] != nil else { return false }
             let named = names.filter { $0.0 == key || $0.0.hasPrefix(key + ".") }.map(\.1)
@@ -53,7 +58,10 @@ public struct IconPlistKeysKind: RuleKind {
         }
         // With ASSETCATALOG_COMPILER_APPICON_NAME set, actool writes CFBundleIconName into the built
         // Info.plist itself; only a plist that nothing completes must carry it.
-        if dict["CFBundleIconName"] == nil, !context.project.infoPlistGenerated, context.project.sources["app-icon"] != .pbxproj {
+        // actool writes CFBundleIconName for an Icon Composer icon it compiles.
+        if dict["CFBundleIconName"] == nil, iconBundle == nil, !context.project.infoPlistGenerated,
+            context.project.sources["app-icon"] != .pbxproj
+        {
             if context.project.buildSettingsIncomplete {
                 // An .xcconfig may set ASSETCATALOG_COMPILER_APPICON_NAME (then actool adds the key):
                 // whether the built Info.plist has it cannot be known here.
@@ -70,6 +78,20 @@ public struct IconPlistKeysKind: RuleKind {
         }
     }
 
+    /// The asset-catalog names `CFBundleIcons` gives by `CFBundleIconName` (the primary icon's and
+    /// each alternate's), keyed like `LegacyIconsKind.iconNames`.
+    static func catalogIconNames(_ plist: [String: PlistValue]) -> [(String, String)] {
+        var out: [(String, String)] = []
+        for key in ["CFBundleIcons", "CFBundleIcons~ipad"] {
+            guard let icons = plist[key] else { continue }
+            if let name = icons["CFBundlePrimaryIcon"]?["CFBundleIconName"]?.string { out.append((key, name)) }
+            for (_, alternate) in icons["CFBundleAlternateIcons"]?.dictionary ?? [:] {
+                if let name = alternate["CFBundleIconName"]?.string { out.append((key + ".CFBundleAlternateIcons", name)) }
+            }
+        }
+        return out
+    }
+
     public static let examples: [RuleExample] = {
         var good = ExampleTrees.singleSize()
         good["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleIconName</key><string>AppIcon</string>")
@@ -81,6 +103,15 @@ public struct IconPlistKeysKind: RuleKind {
             "<key>CFBundleIconName</key><string>AppIcon</string><key>CFBundleIcons</key><dict><key>CFBundlePrimaryIcon</key><dict><key>CFBundleIconFiles</key><array><string>AppIcon</string></array></dict><key>CFBundleAlternateIcons</key><dict><key>Dark</key><dict><key>CFBundleIconFiles</key><array><string>AppIcon-Dark</string></array></dict></dict></dict>"
         )
         alternates["App/Assets.xcassets/AppIcon-Dark.appiconset/Contents.json"] = .text("{\"images\":[]}")
+        // Xcode's own form: the primary and each alternate by CFBundleIconName (no file lists).
+        var byIconName = ExampleTrees.singleSize()
+        byIconName["App/Info.plist"] = ExampleTrees.plist(
+            "<key>CFBundleIconName</key><string>AppIcon</string><key>CFBundleIcons</key><dict><key>CFBundlePrimaryIcon</key><dict><key>CFBundleIconName</key><string>AppIcon</string></dict><key>CFBundleAlternateIcons</key><dict><key>Dark</key><dict><key>CFBundleIconName</key><string>AppIcon-Dark</string></dict></dict></dict>"
+        )
+        byIconName["App/Assets.xcassets/AppIcon-Dark.appiconset/Contents.json"] = ExampleTrees.contents([
+            ("universal", "1024x1024", nil, "dark.png")
+        ])
+        byIconName["App/Assets.xcassets/AppIcon-Dark.appiconset/dark.png"] = ExampleTrees.png(1024)
         var noName = ExampleTrees.singleSize()
         noName["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleName</key><string>App</string>")
         return [
@@ -88,6 +119,9 @@ public struct IconPlistKeysKind: RuleKind {
             RuleExample("catalog icons and a stale CFBundleIconFiles", files: stale, triggers: ["plist.icon-keys-with-catalog"]),
             RuleExample(
                 "alternate icons declared in CFBundleIcons by their set names", files: alternates, passes: ["plist.icon-keys-with-catalog"]),
+            RuleExample(
+                "alternate icons declared in CFBundleIcons by CFBundleIconName", files: byIconName,
+                passes: ["plist.icon-keys-with-catalog"]),
             RuleExample("catalog icons without CFBundleIconName", files: noName, triggers: ["plist.icon-name-missing"]),
         ]
     }()
