@@ -139,8 +139,24 @@ public struct OtherTarget: Sendable, Hashable {
     public var appIconName: String?
     /// The Icon Composer bundles it compiles.
     public var iconBundles: IconBundleMembership?
-    /// Not judged at all (another platform, or a second app): said once as project.not-checked.
+    /// Not judged as an iOS app (another platform, or a second app): said once as
+    /// project.not-checked, with what of it is judged (`judgedPart`).
     public let notChecked: Bool
+
+    /// What reswatch judges of a target it does not judge as an iOS app (docs/rules.md, "Platforms").
+    public var judgedPart: String {
+        let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
+        switch platform {
+        case .watchOS where isApp && !productType.hasSuffix("container"):
+            return
+                "only its app icon set is checked (icon.watch-marketing-missing, icon.watch-alpha, icon.size-mismatch); its Info.plist and other resources are not"
+        case .tvOS where isApp:
+            return
+                "only its App Icon & Top Shelf brand assets are checked (tv.appstore-icon, tv.size-mismatch); its Info.plist and other resources are not"
+        default:
+            return "not checked; reswatch validates iOS apps and their extensions, watch app icons and tvOS brand assets"
+        }
+    }
 }
 
 /// Resolves a project's context from `.reswatch.yaml`, then `project.pbxproj`, then Info.plist, then defaults.
@@ -262,7 +278,7 @@ public enum ContextResolver {
             context.problems.append(
                 ContextProblem(
                     .notChecked, path: target.directory ?? dir, line: nil,
-                    message: "\(target.name) (\(target.kind)): not checked; reswatch validates iOS apps and their extensions"))
+                    message: "\(target.name) (\(target.kind)): \(target.judgedPart)"))
         }
 
         // 3. Info.plist

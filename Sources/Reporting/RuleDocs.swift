@@ -2,6 +2,21 @@ import RuleEngine
 
 /// docs/rules.md, generated from the rule kinds' and modules' own descriptions and examples.
 public enum RuleDocs {
+    /// What is judged of each platform's targets (a target judged only in part, or not at all, is
+    /// said with `project.not-checked`).
+    static let platforms = [
+        "## What is judged per platform",
+        "",
+        "| target | judged | not judged (said once per target as `project.not-checked`) |",
+        "|---|---|---|",
+        "| iOS and iPadOS apps, their app extensions | every rule below, with the app's devices, deployment target and build settings | — |",
+        "| watchOS apps | their app icon set: the 1024 App Store icon (`icon.watch-marketing-missing`), alpha in any icon (`icon.watch-alpha`), pixel sizes (`icon.size-mismatch`), missing and unassigned files (`icon.file-missing`, `icon.unassigned`); an Icon Composer icon (`iconcomposer.*`) | Info.plist keys, complications, watch extensions' icons |",
+        "| tvOS apps | the App Icon & Top Shelf brand assets (`tv.appstore-icon`, `tv.size-mismatch`); `.icon` as their icon is `iconcomposer.unsupported-platform` | Info.plist keys, launch images, Top Shelf Info.plist keys |",
+        "| macOS and visionOS apps | nothing of the app itself | app icons, image stacks, Info.plist |",
+        "| any target | the structure of every asset catalog and set in the tree (`catalog.*`), and the PNGs in sets (`image.*`) | — |",
+        "",
+    ]
+
     public static func markdown(rules: RuleSet, kinds: [any RuleKind.Type]) -> String {
         var out: [String] = [
             "# Rules",
@@ -21,6 +36,7 @@ public enum RuleDocs {
             "```",
             "",
         ]
+        out += platforms
         var byID: [String: (RuleInfo, LoadedRule)] = [:]
         for r in rules.rules { for info in r.reported where byID[info.id] == nil { byID[info.id] = (info, r) } }
         var engineIDs = Set<String>()

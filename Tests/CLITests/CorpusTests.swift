@@ -57,6 +57,14 @@ struct CorpusTests {
             "listed in Contents.json but file missing"
         ),
         ("NetNewsWire", "iOS/Resources/Assets.xcassets/AppIcon.appiconset/Tint Icon.png", "image.16-bit", "16-bit depth"),
+        (
+            "DOOM-iOS-tvOS-2022", "code/iphone/DOOM-tvOS.xcassets/Brand Assets.brandassets/Contents.json", "tv.appstore-icon",
+            "brandassets entry (primary-app-icon 1280x768) contains no image file"
+        ),
+        (
+            "moedict-cordova", "platforms/ios/MoeDict/Images.xcassets/LaunchStoryboard.imageset/Default@2x~universal~anyany.png",
+            "catalog.file-missing", "listed in Contents.json but file missing"
+        ),
         ("Simplenote", "Simplenote/Icons.xcassets/AppIcon.appiconset/icon1024pt.png", "icon.marketing-alpha", "every pixel opaque"),
         (
             "Simplenote", "Simplenote/Images.xcassets/Buttons/back_chevron.imageset/back_chevron@3x.png", "image.interlaced",
@@ -117,6 +125,10 @@ struct CorpusTests {
         ("DOOM-iOS-2012", "launch.missing", "code/iphone/Info.plist", "MANIFEST: lower-case default.png is not a launch image"),
         ("DOOM-iOS-tvOS-2022", "image.cgbi", "", "MANIFEST: CgBI chunk (Xcode-crushed)"),
         ("DOOM-iOS-tvOS-2022", "icon.marketing-alpha", "code/iphone/DOOM-iOS.xcassets/AppIcon.appiconset/Icon-1024.png", "MANIFEST: alpha"),
+        (
+            "DOOM-iOS-tvOS-2022", "tv.appstore-icon", "code/iphone/DOOM-tvOS.xcassets/Brand Assets.brandassets/",
+            "MANIFEST: the App Store imagestack (primary-app-icon 1280x768) contains no image file"
+        ),
         ("DuckDuckGo", "icon.marketing-alpha", "DuckDuckGo/", "MANIFEST: alpha in marketing icons"),
         ("HomeAssistant", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
         ("HomeAssistant", "image.not-png", "", "MANIFEST: not-a-PNG (webp)"),
