@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.24.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        // Tuist's Project.swift is read as Swift source (its literal arguments), never run.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.0"),
     ],
     targets: [
         // libinotifytools ships no pkg-config file: the module map names the headers and the library.
@@ -41,7 +43,13 @@ let package = Package(
         .target(name: "ImageFacts", dependencies: ["CPNGShim", "SystemCalls"]),
         // What a finding is (severity, diagnostic, module error): shared by the engine and the protocol.
         .target(name: "Findings", dependencies: ["SystemCalls"]),
-        .target(name: "ProjectModel", dependencies: ["Findings", "SystemCalls", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "ProjectModel",
+            dependencies: [
+                "Findings", "SystemCalls", .product(name: "Yams", package: "Yams"), .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
         .target(
             name: "RuleEngine",
             dependencies: ["ImageFacts", "ProjectModel", .product(name: "Yams", package: "Yams")]

@@ -255,9 +255,25 @@ public enum ContextResolver {
                         message: "\(spec) (XcodeGen) cannot be read: \(problem.message); its build settings are not used"))
             }
         }
-        if projects.isEmpty, listing.contains(where: { $0.name == "Project.swift" || $0.name == "Tuist" || $0.name == "Workspace.swift" }) {
+        // A Tuist manifest: its literal arguments are read (the Swift code is never run).
+        if projects.isEmpty, xcodeprojName == nil, listing.contains(where: { $0.name == TuistReader.fileName && !$0.isDirectory }) {
+            marked = true
+            let path = RelativePath.join(dir, TuistReader.fileName)
+            switch TuistReader.read(path, files: files) {
+            case .success(let (project, notes)):
+                pbx = PBXProjectReader.settings(project, files: files, app: app)
+                xcodeprojName = project.name
+                context.notes.append("project from the Tuist manifest \(TuistReader.fileName) (its literal arguments)")
+                context.notes += notes
+            case .failure(let failure):
+                context.problems.append(
+                    ContextProblem(
+                        .pbxprojInvalid, path: path, line: failure.line,
+                        message: "\(TuistReader.fileName) (Tuist) \(failure.message); its settings are not used"))
+            }
+        } else if projects.isEmpty, xcodeprojName == nil, listing.contains(where: { $0.name == "Tuist" || $0.name == "Workspace.swift" }) {
             context.notes.append(
-                "Tuist manifests (Project.swift) are Swift code and were not read: generate the .xcodeproj, or set the context in .reswatch.yaml"
+                "a Tuist workspace without Project.swift here: its projects were not read; generate the .xcodeproj, or set the context in .reswatch.yaml"
             )
         }
         for problem in pbx.problems {

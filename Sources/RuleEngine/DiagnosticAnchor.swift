@@ -81,7 +81,7 @@ struct DiagnosticAnchor {
                 : read(pbxproj).flatMap { TextLines.pbxprojLine(in: $0, naming: RelativePath.name(path)) }
             return (pbxproj, line)
         }
-        for name in [".reswatch.yaml", "project.yml", "Info.plist"] {
+        for name in [".reswatch.yaml", "project.yml", "Project.swift", "Info.plist"] {
             let file = RelativePath.join(projectDirectory, name)
             if isFile(file) { return (file, nil) }
         }

@@ -117,6 +117,34 @@ import Testing
         #expect(!diagnostics.contains { $0["rule"] as? String == "icon.set-missing" }, "\(diagnostics)")
     }
 
+    /// A Tuist project: the manifest's resources glob holds the .icon (Tuist's recommended
+    /// settings name the icon AppIcon); a name no icon has is said at the manifest's line.
+    @Test func aTuistProjectsIconComposerIcon() throws {
+        func manifest(_ icon: String) -> String {
+            """
+            import ProjectDescription
+            let project = Project(name: "App", targets: [
+                .target(name: "App", destinations: [.iPhone], product: .app, bundleId: "x",
+                        deploymentTargets: .iOS("18.0"), infoPlist: "App/Info.plist", resources: ["App/Resources/**"],
+                        settings: .settings(base: ["ASSETCATALOG_COMPILER_APPICON_NAME": "\(icon)"]))
+            ])
+            """
+        }
+        let bundle = "{\"groups\":[{\"layers\":[]}],\"supported-platforms\":{\"squares\":\"shared\"}}"
+        let tree = try TempTree([
+            "Project.swift": .text(manifest("AppIcon")),
+            "App/Info.plist": .text(
+                #"<?xml version="1.0"?><plist version="1.0"><dict><key>CFBundleName</key><string>A</string></dict></plist>"#),
+            "App/Resources/AppIcon.icon/icon.json": .text(bundle),
+        ])
+        var (_, diagnostics) = try Self.findings(tree.path)
+        #expect(!Self.rules(diagnostics).contains { $0.hasPrefix("icon.") || $0.hasPrefix("iconcomposer.") }, "\(diagnostics)")
+        try Data(manifest("Brand").utf8).write(to: URL(fileURLWithPath: tree.path + "/Project.swift"))
+        (_, diagnostics) = try Self.findings(tree.path)
+        let missing = try #require(diagnostics.first { $0["rule"] as? String == "icon.set-missing" }, "\(diagnostics)")
+        #expect(missing["path"] as? String == "Project.swift" && missing["line"] as? Int == 5, "\(missing)")
+    }
+
     @Test func theDaemonFollowsABundleAsItChanges() throws {
         let json =
             "{\"groups\":[{\"layers\":[{\"image-name\":\"Front Layer.png\",\"name\":\"f\"}]}],\"supported-platforms\":{\"squares\":\"shared\"}}"

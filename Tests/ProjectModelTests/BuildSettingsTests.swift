@@ -344,8 +344,10 @@ import Testing
         #expect(rules.contains("project.not-checked project.yml"), "the tvOS target is named, on the file that declares it: \(rules)")
     }
 
-    @Test func tuistManifestsAreSaidNotRead() throws {
-        let (context, _) = try check(["Project.swift": .text("import ProjectDescription\n"), "App/Info.plist": BuildSettingsTests.appPlist])
-        #expect((context["notes"] as? [String])?.contains { $0.contains("Tuist") } == true)
+    /// A Tuist manifest reswatch cannot take a project from is said, on the manifest (the
+    /// readable ones: TuistProjectTests).
+    @Test func aTuistManifestWithoutAProjectCallIsSaid() throws {
+        let (_, rules) = try check(["Project.swift": .text("import ProjectDescription\n"), "App/Info.plist": BuildSettingsTests.appPlist])
+        #expect(rules.contains("project.pbxproj-invalid Project.swift"), "\(rules)")
     }
 }
