@@ -48,7 +48,13 @@ extension CatalogFilesKind {
                 "App/Assets.xcassets/AppIcon.solidimagestack/Back.solidimagestacklayer/Content.imageset/back.png": png,
             ], triggers: ["catalog.unassigned"]),
         RuleExample(
-            "colour sets and app icon sets are not this kind's",
+            "an image dropped into a colour set",
+            files: [
+                "App/Assets.xcassets/Accent.colorset/Contents.json": .text("{\"colors\":[{\"idiom\":\"universal\"}]}"),
+                "App/Assets.xcassets/Accent.colorset/swatch.png": png,
+            ], triggers: ["catalog.unassigned"]),
+        RuleExample(
+            "a colour set's notes and app icon sets are not this kind's",
             files: [
                 "App/Assets.xcassets/Accent.colorset/Contents.json": .text("{\"colors\":[{\"idiom\":\"universal\"}]}"),
                 "App/Assets.xcassets/Accent.colorset/notes.txt": .text("x"),

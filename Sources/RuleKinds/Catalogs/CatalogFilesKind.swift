@@ -1,8 +1,9 @@
 import RuleEngine
 
 /// `catalog.file-missing`, `catalog.unassigned`: actool's two warnings about the files of a set,
-/// for every set kind whose entries name files (image, launch image, data and symbol sets, also
-/// inside image stacks and brand assets). App icon sets have their own rules (`icon.file-missing`,
+/// for every set kind that holds files (image, launch image, data and symbol sets, also inside
+/// image stacks and brand assets; a colour set's entries name none, so any image in it is
+/// unassigned). App icon sets have their own rules (`icon.file-missing`,
 /// `icon.unassigned`). Source: ../shared/research/validation-anchors.md §2 (actool warnings).
 public struct CatalogFilesKind: RuleKind {
     public static let name = "catalog-files"
@@ -17,7 +18,7 @@ public struct CatalogFilesKind: RuleKind {
         fix: "Add the file under that exact name, or remove the entry's \"filename\" (in Xcode: clear the slot).")
     public static let unassigned = RuleInfo(
         id: "catalog.unassigned", severity: .warning,
-        summary: "A file in an image, launch image, data or symbol set that no Contents.json entry names.",
+        summary: "A file in an image, launch image, data or symbol set that no Contents.json entry names, or an image in a colour set.",
         rationale:
             "actool: \"The image set \\\"X\\\" has an unassigned child.\" A file no entry names is not compiled into Assets.car; whatever it was meant to show is missing.",
         fix: "Assign the file to a slot in Xcode (or add an entry with its \"filename\"), or delete it.")
@@ -28,14 +29,14 @@ public struct CatalogFilesKind: RuleKind {
     /// calls them.
     static let judged: [String: (key: String, what: String)] = [
         "imageset": ("images", "image set"), "launchimage": ("images", "launch image set"), "dataset": ("data", "data set"),
-        "symbolset": ("symbols", "symbol image set"),
+        "symbolset": ("symbols", "symbol image set"), "colorset": ("colors", "color set"),
     ]
     /// Files an image, launch image or symbol set can hold (what Xcode accepts into a slot).
     static let imageExtensions: Set<String> = [
         "png", "jpg", "jpeg", "pdf", "svg", "heic", "heif", "gif", "tif", "tiff", "webp", "bmp", "ico", "icns", "jp2", "exr", "hdr",
     ]
     /// Folders holding no sets with files of their own (or judged by other rules): not entered.
-    static let leaves: Set<String> = ["appiconset", "colorset", "iconset", "cubetextureset", "mipmapset", "textureset", "arresourcegroup"]
+    static let leaves: Set<String> = ["appiconset", "iconset", "cubetextureset", "mipmapset", "textureset", "arresourcegroup"]
     /// Catalogs nest groups and containers (image stacks, brand assets); a hostile tree may nest more.
     static let maximumDepth = 32
 
