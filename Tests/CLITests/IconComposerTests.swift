@@ -145,6 +145,21 @@ import Testing
         #expect(missing["path"] as? String == "Project.swift" && missing["line"] as? Int == 5, "\(missing)")
     }
 
+    /// An icon.json naming 50,000 layers that are not there: the first 50 are listed and the
+    /// rest counted, not 50,000 findings each searching the file for its line.
+    @Test func aBundleNamingFiftyThousandMissingLayersIsCutShort() throws {
+        let layers = (0..<50_000).map { "{\"image-name\":\"l\($0).png\",\"name\":\"x\"}" }.joined(separator: ",")
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            "App/Many.icon/icon.json": .text("{\"groups\":[{\"layers\":[\(layers)]}],\"supported-platforms\":{\"squares\":\"shared\"}}"),
+        ])
+        let (_, diagnostics) = try Self.findings(tree.path + "/App")
+        let missing = diagnostics.filter { $0["rule"] as? String == "iconcomposer.asset-missing" }
+        #expect(missing.count == 51, "\(missing.count)")
+        #expect(
+            missing.contains { ($0["message"] as? String)?.hasSuffix("49950 more layer files are not in Assets/ (not listed)") == true })
+    }
+
     @Test func theDaemonFollowsABundleAsItChanges() throws {
         let json =
             "{\"groups\":[{\"layers\":[{\"image-name\":\"Front Layer.png\",\"name\":\"f\"}]}],\"supported-platforms\":{\"squares\":\"shared\"}}"

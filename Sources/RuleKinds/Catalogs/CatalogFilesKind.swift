@@ -68,13 +68,14 @@ public struct CatalogFilesKind: RuleKind {
         let setName = RelativePath.name(set)
         let files = listing.filter { !$0.isDirectory }.map(\.name)
         let present = Set(files)
+        let byLowercase = Dictionary(files.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var named = Set<String>()
         for (index, entry) in contents.images.enumerated() {
             guard let filename = entry.filename, !filename.isEmpty else { continue }
             named.insert(filename)
             if present.contains(filename) { continue }
             // Differs only in case: one finding naming both (the file is not unassigned on top).
-            if let actual = files.first(where: { $0.lowercased() == filename.lowercased() }) {
+            if let actual = byLowercase[filename.lowercased()] {
                 named.insert(actual)
                 context.report(
                     Self.fileMissing, path: contentsPath, line: entry.line,

@@ -78,25 +78,32 @@ public struct IconComposerBundleKind: RuleKind {
 
     /// Every named layer file exists in Assets/ (names compared as Swift strings: a name that is
     /// precomposed in icon.json and decomposed on disk is the same name), and SVG layers parse.
+    /// A hostile icon.json may name a million layers: files are looked up by name, and the
+    /// findings and parses per bundle are capped (the count of the rest is said).
     func checkAssets(_ document: IconComposerDocument, bytes: [UInt8], bundle: String, in context: EvaluationContext) {
         let assets = RelativePath.join(bundle, "Assets")
         let entries = (try? context.list(assets).get()) ?? []
+        let files = Dictionary(entries.filter { !$0.isDirectory }.map { ($0.name, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let byLowercase = Dictionary(files.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        let json = RelativePath.join(bundle, "icon.json")
         var checked = Set<String>()
+        var missing = 0
+        var parsed = 0
         for asset in document.assetNames where checked.insert(asset.name).inserted {
-            let line = Self.line(ofValue: asset.name, in: bytes)
-            guard !asset.name.contains("/"), let entry = entries.first(where: { $0.name == asset.name && !$0.isDirectory }) else {
-                let near = entries.first { $0.name.lowercased() == asset.name.lowercased() }.map {
-                    "; there is '\($0.name)' (names are case-sensitive)"
-                }
+            guard !asset.name.contains("/"), let name = files[asset.name] else {
+                missing += 1
+                guard missing <= Self.maximumFindings else { continue }
+                let near = byLowercase[asset.name.lowercased()].map { "; there is '\($0)' (names are case-sensitive)" }
                 context.report(
-                    Self.assetMissing, path: RelativePath.join(bundle, "icon.json"), line: line,
+                    Self.assetMissing, path: json, line: Self.line(ofValue: asset.name, in: bytes),
                     message:
                         "\(RelativePath.name(bundle)): layer file '\(asset.name)' (\(asset.keyPath)) is not in Assets/"
                         + (near ?? (entries.isEmpty ? " (the bundle has no Assets/ files)" : "")))
                 continue
             }
-            let path = RelativePath.join(assets, entry.name)
-            guard RelativePath.hasSuffixIgnoringCase(entry.name[...], ".svg") else { continue }
+            guard RelativePath.hasSuffixIgnoringCase(name[...], ".svg"), parsed < Self.maximumLayerFiles else { continue }
+            parsed += 1
+            let path = RelativePath.join(assets, name)
             switch context.read(path) {
             case .failure(let error):
                 context.report(EngineRules.unreadable, severity: .error, path: path, message: "layer cannot be read: \(error.reason)")
@@ -104,11 +111,21 @@ public struct IconComposerBundleKind: RuleKind {
                 if let problem = XMLWellFormedness.check(svg, root: "svg") {
                     context.report(
                         Self.assetInvalid, path: path, line: problem.line,
-                        message: "SVG layer '\(entry.name)' is not well-formed XML: \(problem.message)")
+                        message: "SVG layer '\(name)' is not well-formed XML: \(problem.message)")
                 }
             }
         }
+        if missing > Self.maximumFindings {
+            context.report(
+                Self.assetMissing, path: json, line: 1,
+                message: "\(RelativePath.name(bundle)): \(missing - Self.maximumFindings) more layer files are not in Assets/ (not listed)")
+        }
     }
+
+    /// A bundle names a handful of layers; a hostile one is cut short at these.
+    static let maximumFindings = 50
+    /// SVG layers parsed per bundle.
+    static let maximumLayerFiles = 256
 
     /// The line of the key a note is about (its last named component), else 1.
     static func line(of keyPath: String, in bytes: [UInt8]) -> Int {
