@@ -8,6 +8,7 @@ public enum FileLimits {
         if RelativePath.hasSuffixIgnoringCase(name, ".svg") { return 16 << 20 }
         if name == "project.pbxproj" { return 64 << 20 }
         if name.hasSuffix(".plist") || name.hasSuffix(".xcscheme") { return 8 << 20 }
+        if name.hasSuffix(".xcprivacy") { return 1 << 20 }
         if name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".xcconfig") || name == "project.json" { return 1 << 20 }
         if name == "Project.swift" { return 128 << 10 }
         return 64 << 20

@@ -25,7 +25,9 @@ struct DiagnosticAnchor {
     func anchor(_ location: Location, projectDirectory: String, message: String) -> Location {
         var result = location
         if isFile(location.path) {
-            if location.line == nil, location.path.hasSuffix(".plist"), let bytes = read(location.path) {
+            if location.line == nil, location.path.hasSuffix(".plist") || location.path.hasSuffix(".xcprivacy"),
+                let bytes = read(location.path)
+            {
                 result.line = TextLines.plistLine(in: bytes, mentionedIn: message)
             }
             return result

@@ -229,7 +229,9 @@ public struct ResourceTree: Sendable {
     /// cannot be read: `io.unreadable` says it was not checked, and its name still counts (a set
     /// that Info.plist names exists). Links under other names are files, as before.
     func linkedResourceFolder(_ name: String, _ status: FileStatus?, absolute path: @autoclosure () -> String) -> SystemError? {
-        guard let status, status.kind == .symlink, SubjectClassifier.kind(name: name, isDirectory: true, parentIsAssetSet: false) != nil,
+        // A vendored framework linked in (Carthage, a monorepo) is not a resource folder reswatch judges inside.
+        guard let status, status.kind == .symlink,
+            let kind = SubjectClassifier.kind(name: name, isDirectory: true, parentIsAssetSet: false), kind != .framework,
             (try? FileSystem.statusFollowingLinks(path()))?.kind == .directory
         else { return nil }
         return SystemError(

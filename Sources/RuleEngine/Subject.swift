@@ -22,14 +22,18 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case iconComposer = "icon-composer"
     /// A PNG layer inside an Icon Composer bundle (judged as an image, by no icon rule).
     case iconLayer = "icon-layer"
+    /// A privacy manifest (`PrivacyInfo.xcprivacy`).
+    case privacyManifest = "privacy-manifest"
+    /// A vendored framework (`.framework` or `.xcframework` folder).
+    case framework
 }
 
 extension SubjectKind {
     /// Kinds whose subject is a folder (the set, the catalog, the `.lproj`, the project …).
     public var isDirectory: Bool {
         switch self {
-        case .assetSet, .project, .localization, .settingsBundle, .catalog, .iconComposer: true
-        case .image, .infoPlist, .interfaceFile, .loosePNG, .iconLayer: false
+        case .assetSet, .project, .localization, .settingsBundle, .catalog, .iconComposer, .framework: true
+        case .image, .infoPlist, .interfaceFile, .loosePNG, .iconLayer, .privacyManifest: false
         }
     }
 }
@@ -113,6 +117,7 @@ public enum SubjectClassifier {
         if isDirectory {
             if assetSetType(ofDirectory: name) != nil { return .assetSet }
             if isIconBundleName(name[...]) { return .iconComposer }
+            if name.hasSuffix(".xcframework") || name.hasSuffix(".framework") { return .framework }
             if name.hasSuffix(".lproj") { return .localization }
             if name.hasSuffix(".xcassets") { return .catalog }
             if name == "Settings.bundle" { return .settingsBundle }
@@ -121,6 +126,7 @@ public enum SubjectClassifier {
         // AppleDouble files ("._Icon.png") are macOS metadata copied beside real files, not resources.
         if name.hasPrefix("._") { return nil }
         if isInfoPlist(name) { return .infoPlist }
+        if name == "PrivacyInfo.xcprivacy" { return .privacyManifest }
         if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") { return .interfaceFile }
         let lower = name.lowercased()
         if parentIsAssetSet { return lower.hasSuffix(".png") ? .image : nil }

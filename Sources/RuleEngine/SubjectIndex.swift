@@ -166,6 +166,8 @@ extension SubjectKind {
         case .catalog: 8
         case .iconComposer: 9
         case .iconLayer: 10
+        case .privacyManifest: 11
+        case .framework: 12
         }
     }
     var bit: UInt16 { 1 << UInt16(ordinal) }

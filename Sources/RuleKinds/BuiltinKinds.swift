@@ -27,6 +27,8 @@ public enum BuiltinKinds {
         StrayIconTemplateKind.self,
         TVBrandAssetsKind.self,
         IconComposerBundleKind.self,
+        PrivacyManifestKind.self,
+        PrivacyBundlingKind.self,
         IconComposerTargetKind.self,
         ExecKind.self,
     ]
