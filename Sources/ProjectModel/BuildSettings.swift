@@ -93,6 +93,49 @@ public struct ResolvedBuildSettings: Sendable, Hashable {
         return expand(raw, depth: 0)
     }
 
+    /// Xcode's own settings (set for every target whatever the project says): a reference to one
+    /// that reswatch cannot resolve is unknown, not empty.
+    public static let xcodeProvided: Set<String> = [
+        "EXECUTABLE_NAME", "EXECUTABLE_PREFIX", "EXECUTABLE_SUFFIX", "PRODUCT_NAME", "TARGET_NAME", "PRODUCT_BUNDLE_IDENTIFIER",
+        "PRODUCT_MODULE_NAME", "PRODUCT_BUNDLE_PACKAGE_TYPE", "DEVELOPMENT_LANGUAGE", "MARKETING_VERSION", "CURRENT_PROJECT_VERSION",
+        "WRAPPER_NAME", "WRAPPER_EXTENSION", "FULL_PRODUCT_NAME", "PRODUCT_TYPE", "SRCROOT", "PROJECT_NAME", "CONFIGURATION",
+        "PLATFORM_NAME", "SDKROOT", "INFOPLIST_FILE", "DEVELOPMENT_TEAM", "TARGET_BUILD_DIR", "BUILT_PRODUCTS_DIR", "PROJECT_DIR",
+        "SWIFT_MODULE_NAME", "CONTENTS_FOLDER_PATH", "EFFECTIVE_PLATFORM_NAME",
+    ]
+
+    /// A text as Xcode expands it when it builds the Info.plist: a `$(VAR)` the target's settings
+    /// do not define becomes empty (`undefined` names them). nil when a reference cannot be
+    /// judged: one to an Xcode setting reswatch does not model, a modifier (`$(VAR:lower)`), or
+    /// nesting too deep.
+    public func expandingUndefinedAsEmpty(_ text: String) -> (value: String, undefined: [String])? {
+        var undefined: [String] = []
+        var out = ""
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            let next = text.index(after: i)
+            guard c == "$", next < text.endIndex, text[next] == "(" || text[next] == "{" else {
+                out.append(c)
+                i = next
+                continue
+            }
+            let close: Character = text[next] == "(" ? ")" : "}"
+            guard let end = text[next...].firstIndex(of: close) else { return nil }
+            let name = String(text[text.index(after: next)..<end])
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+            if values[name] != nil || builtins[name] != nil {
+                guard let v = string(name) else { return nil }
+                out += v
+            } else if Self.xcodeProvided.contains(name) {
+                return nil
+            } else {
+                undefined.append(name)
+            }
+            i = text.index(after: end)
+        }
+        return (out, undefined)
+    }
+
     func expand(_ text: String, depth: Int) -> String? {
         guard text.contains("$") else { return text }
         guard depth < 16 else { return nil }

@@ -104,6 +104,13 @@ extension ContextResolver {
             other.resources = target.resources
             other.appIconName = target.settings.string("ASSETCATALOG_COMPILER_APPICON_NAME").flatMap { $0.isEmpty ? nil : $0 }
             other.iconBundles = target.icons
+            other.settings = target.settings
+            other.infoPlistFile = target.settings.string("INFOPLIST_FILE").flatMap {
+                $0.isEmpty || $0.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(dir, $0))
+            }
+            other.settingsIncomplete = target.problems.contains {
+                $0.message.hasPrefix("base configuration") || $0.message.contains("#include")
+            }
             return other
         }
     }

@@ -47,6 +47,8 @@ public struct ProjectContext: Sendable, Hashable {
     /// The Icon Composer bundles (`.icon`) the app target compiles; nil when no target was read
     /// (then any `.icon` of the project may be the app's).
     public var iconBundles: IconBundleMembership?
+    /// The app target's build settings in the configuration that ships (nil: no target read).
+    public var appSettings: ResolvedBuildSettings?
     /// What the context was read from, or could not be (shown with it).
     public var notes: [String] = []
     public var ignore: [String] = []
@@ -137,6 +139,11 @@ public struct OtherTarget: Sendable, Hashable {
     public var paths: [String] { (directory.map { [$0] } ?? []) + resources }
     /// `ASSETCATALOG_COMPILER_APPICON_NAME` in the configuration it ships with.
     public var appIconName: String?
+    /// Its build settings in the configuration it ships with, its `INFOPLIST_FILE`
+    /// (root-relative), and whether an .xcconfig it may take settings from was not read.
+    public var settings: ResolvedBuildSettings?
+    public var infoPlistFile: String?
+    public var settingsIncomplete = false
     /// The Icon Composer bundles it compiles.
     public var iconBundles: IconBundleMembership?
     /// Not judged as an iOS app (another platform, or a second app): said once as
@@ -284,6 +291,7 @@ public enum ContextResolver {
         context.appTargets = pbx.appTargets
         context.ownedPaths = pbx.resources
         context.iconBundles = pbx.icons
+        context.appSettings = pbx.targets.first { $0.name == pbx.targetName }?.settings
         context.configuration = pbx.configuration
         context.configurationReason = pbx.configurationReason
         context.alternateAppIconNames = pbx.alternateAppIconNames

@@ -19,6 +19,7 @@ public enum BuiltinKinds {
         SettingsBundleKind.self,
         LaunchScreenKind.self,
         IconPlistKeysKind.self,
+        BundleKeysKind.self,
         LaunchImageEntriesKind.self,
         ITunesArtworkKind.self,
         LaunchImagesKind.self,

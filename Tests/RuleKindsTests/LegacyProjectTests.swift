@@ -32,6 +32,7 @@ import Testing
             <plist version="1.0">
             <dict>
             \t<key>CFBundleDisplayName</key><string>Legacy</string>
+            \t<key>CFBundleName</key><string>Legacy</string>
             \t<key>CFBundleIdentifier</key><string>com.example.legacy</string>
             \t<key>CFBundleIconFiles</key>
             \t<array>\(names.map { "<string>\($0)</string>" }.joined())</array>

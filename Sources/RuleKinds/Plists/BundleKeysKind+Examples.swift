@@ -1,0 +1,77 @@
+import RuleEngine
+
+extension BundleKeysKind {
+    typealias T = ExampleTrees
+
+    /// An app `App` and its share extension `Share` (MARKETING_VERSION 1.2, build 7, set at the
+    /// project level), each target with `extra` settings of its own.
+    static func project(appExtra: String = "", extensionExtra: String = "") -> ExampleFile {
+        .text(
+            """
+            // !$*UTF8*$!
+            {
+            	objects = {
+            		P1 = {isa = PBXProject; buildConfigurationList = L1; targets = (T1, T2); };
+            		L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+            		C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { MARKETING_VERSION = 1.2; CURRENT_PROJECT_VERSION = 7; SDKROOT = iphoneos; }; };
+            		T1 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
+            		L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+            		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = App/Info.plist; \(appExtra) }; };
+            		T2 = {isa = PBXNativeTarget; name = Share; productType = "com.apple.product-type.app-extension"; buildConfigurationList = L3; };
+            		L3 = {isa = XCConfigurationList; buildConfigurations = (C3); };
+            		C3 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = Share/Info.plist; \(extensionExtra) }; };
+            	};
+            	rootObject = P1;
+            }
+            """)
+    }
+
+    static let versions =
+        "<key>CFBundleShortVersionString</key><string>$(MARKETING_VERSION)</string><key>CFBundleVersion</key><string>$(CURRENT_PROJECT_VERSION)</string>"
+    static let appPlist = T.plist("<key>CFBundleName</key><string>$(PRODUCT_NAME)</string>" + versions)
+    static let extensionPoint =
+        "<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string></dict>"
+
+    static func app(extensionKeys: String, appPlist: ExampleFile = appPlist, appExtra: String = "", extensionExtra: String = "")
+        -> [String: ExampleFile]
+    {
+        [
+            "App.xcodeproj/project.pbxproj": project(appExtra: appExtra, extensionExtra: extensionExtra), "App/Info.plist": appPlist,
+            "Share/Info.plist": T.plist(extensionKeys + extensionPoint),
+        ]
+    }
+
+    static let goodKeys =
+        "<key>CFBundleDisplayName</key><string>$(PRODUCT_NAME)</string><key>CFBundleName</key><string>$(PRODUCT_NAME)</string><key>CFBundleExecutable</key><string>$(EXECUTABLE_NAME)</string>"
+        + versions
+
+    public static let examples: [RuleExample] = [
+        RuleExample("an extension as Xcode's template writes it", files: app(extensionKeys: goodKeys), passes: rules.map(\.id)),
+        RuleExample(
+            "a generated extension plist with INFOPLIST_KEY_CFBundleDisplayName",
+            files: app(
+                extensionKeys: "", extensionExtra: "GENERATE_INFOPLIST_FILE = YES; INFOPLIST_KEY_CFBundleDisplayName = \"Share to App\";"),
+            passes: rules.map(\.id)),
+        RuleExample(
+            "an extension without CFBundleDisplayName",
+            files: app(
+                extensionKeys: goodKeys.replacingOccurrences(of: "<key>CFBundleDisplayName</key><string>$(PRODUCT_NAME)</string>", with: "")
+            ),
+            triggers: ["plist.extension-keys"]),
+        RuleExample(
+            "an extension's display name from a variable its target does not define",
+            files: app(
+                extensionKeys: goodKeys.replacingOccurrences(
+                    of: "<key>CFBundleDisplayName</key><string>$(PRODUCT_NAME)",
+                    with: "<key>CFBundleDisplayName</key><string>$(BUNDLE_DISPLAY_NAME)")),
+            triggers: ["plist.extension-keys"]),
+        RuleExample(
+            "the app's Info.plist without CFBundleName", files: app(extensionKeys: goodKeys, appPlist: T.plist(versions)),
+            triggers: ["plist.bundle-name-missing"]),
+        RuleExample(
+            "an extension with its own version",
+            files: app(
+                extensionKeys: goodKeys.replacingOccurrences(of: "<string>$(MARKETING_VERSION)</string>", with: "<string>2.0</string>")),
+            triggers: ["plist.extension-version"], passes: ["plist.extension-keys"]),
+    ]
+}
