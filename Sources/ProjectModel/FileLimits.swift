@@ -9,6 +9,8 @@ public enum FileLimits {
         if name == "project.pbxproj" { return 64 << 20 }
         if name.hasSuffix(".plist") || name.hasSuffix(".xcscheme") { return 8 << 20 }
         if name.hasSuffix(".xcprivacy") { return 1 << 20 }
+        // Source files are scanned for required-reason APIs; a generated 100 MB one is not.
+        if [".swift", ".m", ".mm", ".c", ".cc", ".cpp"].contains(where: { name.hasSuffix($0) }) { return 8 << 20 }
         if name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".xcconfig") || name == "project.json" { return 1 << 20 }
         if name == "Project.swift" { return 128 << 10 }
         return 64 << 20

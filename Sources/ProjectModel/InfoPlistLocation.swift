@@ -105,6 +105,7 @@ extension ContextResolver {
             other.appIconName = target.settings.string("ASSETCATALOG_COMPILER_APPICON_NAME").flatMap { $0.isEmpty ? nil : $0 }
             other.iconBundles = target.icons
             other.settings = target.settings
+            other.sources = target.sources
             other.infoPlistFile = target.settings.string("INFOPLIST_FILE").flatMap {
                 $0.isEmpty || $0.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(dir, $0))
             }

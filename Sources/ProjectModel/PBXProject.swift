@@ -20,6 +20,8 @@ public struct PBXBuildSettings: Sendable, Hashable {
     public var appTargets: [String] = []
     /// What the app target bundles (root-relative files and folders).
     public var resources: [String] = []
+    /// What the app target compiles (root-relative files and folders).
+    public var sources: [String] = []
     /// The Icon Composer bundles the app target compiles (nil: no app target was read).
     public var icons: IconBundleMembership?
     /// The app icon sets each configuration of the app target builds with.
@@ -62,6 +64,7 @@ public enum PBXProjectReader {
         let s = app.settings
         result.targetName = app.name
         result.resources = app.resources
+        result.sources = app.sources
         result.icons = app.icons
         if !result.appTargets.contains(app.name) { result.appTargets.insert(app.name, at: 0) }
         result.appTargets.removeAll { $0 == app.name }

@@ -49,6 +49,8 @@ public struct ProjectContext: Sendable, Hashable {
     public var iconBundles: IconBundleMembership?
     /// The app target's build settings in the configuration that ships (nil: no target read).
     public var appSettings: ResolvedBuildSettings?
+    /// What the app target compiles (root-relative files and folders; empty when not known).
+    public var appSources: [String] = []
     /// What the context was read from, or could not be (shown with it).
     public var notes: [String] = []
     public var ignore: [String] = []
@@ -143,6 +145,8 @@ public struct OtherTarget: Sendable, Hashable {
     /// (root-relative), and whether an .xcconfig it may take settings from was not read.
     public var settings: ResolvedBuildSettings?
     public var infoPlistFile: String?
+    /// What it compiles (root-relative files and folders).
+    public var sources: [String] = []
     public var settingsIncomplete = false
     /// The Icon Composer bundles it compiles.
     public var iconBundles: IconBundleMembership?
@@ -292,6 +296,7 @@ public enum ContextResolver {
         context.ownedPaths = pbx.resources
         context.iconBundles = pbx.icons
         context.appSettings = pbx.targets.first { $0.name == pbx.targetName }?.settings
+        context.appSources = pbx.sources
         context.configuration = pbx.configuration
         context.configurationReason = pbx.configurationReason
         context.alternateAppIconNames = pbx.alternateAppIconNames

@@ -21,6 +21,8 @@ public struct ResolvedTarget: Sendable, Hashable {
     public var resources: [String] = []
     /// The Icon Composer bundles the target compiles.
     public var icons: IconBundleMembership
+    /// What the target compiles (files and folders, root-relative).
+    public var sources: [String] = []
 
     public var isApplication: Bool { productType == "com.apple.product-type.application" }
     /// An iOS app (a target whose platform cannot be told is taken for one: iOS is Xcode's
@@ -73,7 +75,7 @@ public enum TargetResolver {
             return ResolvedTarget(
                 id: target.id, name: target.name, productType: target.productType, configuration: configName,
                 configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems,
-                iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons)
+                iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons, sources: target.sources)
         }
     }
 

@@ -277,6 +277,13 @@ private struct ManifestReader {
             id: name, name: name, productType: TuistReader.productTypes[product] ?? product, configurations: configurations,
             defaultConfigurationName: "Release", icons: IconBundleMembership(target: name))
         if let r = arguments["resources"] { target.resources = resources(r, target: &target, detail: detail) }
+        if let s = arguments["sources"] {
+            // The folder each source glob starts from (what it compiles is inside it).
+            var unused = XcodeProject.Target(
+                id: name, name: name, productType: "", configurations: [], defaultConfigurationName: nil,
+                icons: IconBundleMembership(target: name))
+            target.sources = resources(s, target: &unused, detail: "\(detail): sources")
+        }
         return target
     }
 

@@ -126,6 +126,7 @@ public enum XcodeGenReader {
             let sources = t["sources"]?.sequence ?? t["sources"].map { [$0] } ?? []
             generated.resources = sources.compactMap { $0.string ?? $0["path"]?.string }.filter { !$0.hasPrefix("/") }
                 .compactMap { RelativePath.normalize(RelativePath.join(directory, $0)) }
+            generated.sources = generated.resources
             generated.icons.folders = generated.resources.map { source in
                 iconFolder(source, target: targetName, iconFileType: map["options"]?["fileTypes"]?["icon"])
             }

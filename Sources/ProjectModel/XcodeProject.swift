@@ -24,6 +24,9 @@ public struct XcodeProject: Sendable, Hashable {
         public var resources: [String] = []
         /// The Icon Composer bundles the target compiles (or bundles otherwise).
         public var icons: IconBundleMembership
+        /// What the target compiles, root-relative: the files of its Compile Sources phase and
+        /// its synchronized folders (or XcodeGen / Tuist source folders).
+        public var sources: [String] = []
 
         public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
     }
@@ -134,9 +137,16 @@ public enum XcodeProjectReader {
                     }
                 }
             }
+            for phase in t["buildPhases"]?.array?.compactMap(\.string) ?? []
+            where objects[phase]?["isa"]?.string == "PBXSourcesBuildPhase" {
+                for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {
+                    if let ref = objects[file]?["fileRef"]?.string, let p = paths.path(of: ref) { target.sources.append(p) }
+                }
+            }
             for group in t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
                 guard let p = paths.path(of: group) else { continue }
                 resources.append(p)
+                target.sources.append(p)
                 target.icons.folders.append(
                     synchronizedFolder(objects[group], path: p, target: id, targetName: targetName, objects: objects))
             }

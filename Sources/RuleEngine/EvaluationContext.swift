@@ -107,6 +107,18 @@ public final class EvaluationContext: ProjectFileAccess {
         }
     }
 
+    /// A value computed from a file's bytes (or from why they could not be read), cached by the
+    /// file's stat key under `tag`: an unchanged file is not read again.
+    public func derived<T: Sendable>(_ path: String, tag: String, compute: (Result<[UInt8], SystemError>) -> T) -> T {
+        inputs.insert(.file(path))
+        guard let status = tree.status(of: path) else {
+            return compute(.failure(SystemError(call: "open", path: absolute(path), errno: 2)))
+        }
+        // A link's own stat says nothing of its target: computed afresh.
+        if status.kind == .symlink { return compute(read(path)) }
+        return parsed.derived(absolute(path), tag: tag, key: status.key) { compute(read(path)) }
+    }
+
     /// Subjects of a kind in this evaluation's project.
     public func subjects(_ kind: SubjectKind) -> [Subject] {
         inputs.insert(.subjects(kind, project: project.directory))

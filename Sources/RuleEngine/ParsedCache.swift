@@ -5,6 +5,9 @@ final class ParsedCache: Sendable {
     private struct State {
         var plists: [String: (FileKey, Result<(PlistValue, PlistFormat), PlistError>)] = [:]
         var contents: [String: (FileKey, Result<AssetContents, ContentsError>)] = [:]
+        /// Values rules derive from a file's bytes (a source file's required-reason API uses),
+        /// by path and the rule's tag.
+        var derived: [String: (FileKey, any Sendable)] = [:]
     }
     private let state = Mutex(State())
     let capacity: Int
@@ -14,6 +17,18 @@ final class ParsedCache: Sendable {
     private func trim(_ s: inout State) {
         if s.plists.count > capacity { for k in s.plists.keys.prefix(capacity / 4) { s.plists[k] = nil } }
         if s.contents.count > capacity { for k in s.contents.keys.prefix(capacity / 4) { s.contents[k] = nil } }
+        if s.derived.count > capacity * 4 { for k in s.derived.keys.prefix(capacity) { s.derived[k] = nil } }
+    }
+
+    func derived<T: Sendable>(_ path: String, tag: String, key: FileKey, compute: () -> T) -> T {
+        let slot = tag + "\u{0}" + path
+        if let hit = state.withLock({ $0.derived[slot] }), hit.0 == key, let value = hit.1 as? T { return value }
+        let value = compute()
+        state.withLock {
+            $0.derived[slot] = (key, value)
+            trim(&$0)
+        }
+        return value
     }
 
     func plist(_ path: String, key: FileKey, parse: () -> Result<(PlistValue, PlistFormat), PlistError>)
@@ -44,6 +59,7 @@ final class ParsedCache: Sendable {
         state.withLock {
             $0.plists[path] = nil
             $0.contents[path] = nil
+            for k in $0.derived.keys where k.hasSuffix("\u{0}" + path) { $0.derived[k] = nil }
         }
     }
 }

@@ -26,6 +26,8 @@ public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     case privacyManifest = "privacy-manifest"
     /// A vendored framework (`.framework` or `.xcframework` folder).
     case framework
+    /// A Swift, Objective-C or C source file (scanned for required-reason APIs).
+    case source
 }
 
 extension SubjectKind {
@@ -33,7 +35,7 @@ extension SubjectKind {
     public var isDirectory: Bool {
         switch self {
         case .assetSet, .project, .localization, .settingsBundle, .catalog, .iconComposer, .framework: true
-        case .image, .infoPlist, .interfaceFile, .loosePNG, .iconLayer, .privacyManifest: false
+        case .image, .infoPlist, .interfaceFile, .loosePNG, .iconLayer, .privacyManifest, .source: false
         }
     }
 }
@@ -127,6 +129,7 @@ public enum SubjectClassifier {
         if name.hasPrefix("._") { return nil }
         if isInfoPlist(name) { return .infoPlist }
         if name == "PrivacyInfo.xcprivacy" { return .privacyManifest }
+        if isSource(name) { return .source }
         if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") { return .interfaceFile }
         let lower = name.lowercased()
         if parentIsAssetSet { return lower.hasSuffix(".png") ? .image : nil }
@@ -135,6 +138,15 @@ public enum SubjectClassifier {
         // Launch images may carry a custom base (UILaunchImageFile "Legacy-Default"): any "default".
         if looseImagePrefixes.contains(where: { lower.hasPrefix($0) }) || lower.contains("default") { return .image }
         return .loosePNG
+    }
+
+    /// Swift, Objective-C(++) and C(++) implementation files.
+    public static func isSource(_ name: String) -> Bool {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        switch name[name.utf8.index(after: dot)...] {
+        case "swift", "m", "mm", "c", "cc", "cpp": return true
+        default: return false
+        }
     }
 
     public static func isInfoPlist(_ name: String) -> Bool {

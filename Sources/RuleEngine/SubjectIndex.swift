@@ -168,6 +168,7 @@ extension SubjectKind {
         case .iconLayer: 10
         case .privacyManifest: 11
         case .framework: 12
+        case .source: 13
         }
     }
     var bit: UInt16 { 1 << UInt16(ordinal) }

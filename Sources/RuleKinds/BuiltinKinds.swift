@@ -30,6 +30,7 @@ public enum BuiltinKinds {
         IconComposerBundleKind.self,
         PrivacyManifestKind.self,
         PrivacyBundlingKind.self,
+        PrivacySourcesKind.self,
         IconComposerTargetKind.self,
         ExecKind.self,
     ]

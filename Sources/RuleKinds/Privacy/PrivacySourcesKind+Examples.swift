@@ -1,0 +1,37 @@
+import RuleEngine
+
+extension PrivacySourcesKind {
+    /// A folder app (no Xcode project) with the given sources and, optionally, a manifest.
+    static func app(_ sources: [String: String], manifest: String? = nil) -> [String: ExampleFile] {
+        var files: [String: ExampleFile] = ["App/.reswatch.yaml": ExampleTrees.config()]
+        for (name, text) in sources { files["App/Sources/" + name] = .text(text) }
+        if let manifest { files["App/PrivacyInfo.xcprivacy"] = ExampleTrees.plist(manifest) }
+        return files
+    }
+
+    static let declaresDefaults = PrivacyManifestKind.api("NSPrivacyAccessedAPICategoryUserDefaults", ["CA92.1"])
+
+    public static let examples: [RuleExample] = [
+        RuleExample(
+            "UserDefaults used and declared",
+            files: app(["Settings.swift": "import Foundation\nlet d = UserDefaults.standard\n"], manifest: declaresDefaults),
+            passes: rules.map(\.id)),
+        RuleExample(
+            "the APIs named only in comments and strings, and a type's own creationDate",
+            files: app([
+                "Notes.swift":
+                    "// UserDefaults is not used here\n/* systemUptime /* nested */ stat( */\nlet s = \"UserDefaults\"\nstruct Post { let creationDate: Date }\nlet x = post.date\n"
+            ]), passes: rules.map(\.id)),
+        RuleExample(
+            "UserDefaults used and no manifest", files: app(["Settings.swift": "let d = UserDefaults.standard\n"]),
+            triggers: ["privacy.manifest-missing"]),
+        RuleExample(
+            "a boot-time API the manifest does not declare",
+            files: app(
+                [
+                    "Timer.m": "#import <mach/mach_time.h>\nuint64_t t = mach_absolute_time();\n",
+                    "Settings.swift": "UserDefaults.standard\n",
+                ],
+                manifest: declaresDefaults), triggers: ["privacy.api-undeclared"], passes: ["privacy.manifest-missing"]),
+    ]
+}

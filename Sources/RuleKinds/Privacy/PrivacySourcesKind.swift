@@ -1,0 +1,108 @@
+import RuleEngine
+
+/// `privacy.manifest-missing`, `privacy.api-undeclared`: a target whose sources use a
+/// required-reason API declares its category in the target's privacy manifest (ITMS-91053). A
+/// source heuristic: App Store Connect scans the binary, so the message says so and names the file
+/// and line of the first use. Sources: ../shared/research/modern-apple-resources.md §2.2–§2.5.
+public struct PrivacySourcesKind: RuleKind {
+    public static let name = "privacy-sources"
+    public static let summary = "Checks that required-reason APIs a target's sources use are declared in its privacy manifest."
+    public static let subjects: Set<SubjectKind> = [.project]
+
+    public static let manifestMissing = RuleInfo(
+        id: "privacy.manifest-missing", severity: .warning, code: "ITMS-91053",
+        summary:
+            "A target's sources use a required-reason API (file timestamps, boot time, disk space, active keyboards, UserDefaults) and the target has no privacy manifest.",
+        rationale:
+            "App Store Connect: \"Missing API declaration - Your app's code in the … file references one or more APIs that require reasons, including the following API categories: …\" (ITMS-91053). reswatch reads the source, Apple the binary: this is a heuristic.",
+        fix: "Add a PrivacyInfo.xcprivacy to the target (File ▸ New ▸ App Privacy) declaring each category with an approved reason.")
+    public static let apiUndeclared = RuleInfo(
+        id: "privacy.api-undeclared", severity: .warning, code: "ITMS-91053",
+        summary: "A target's sources use a required-reason API whose category its privacy manifest does not declare.",
+        rationale:
+            "App Store Connect sends ITMS-91053 for each category a binary references that its bundle's manifest lacks; reswatch reads the source (a heuristic) and names the first use.",
+        fix: "Add an NSPrivacyAccessedAPITypes entry for the category with the reason that describes the use.")
+
+    public static let rules = [manifestMissing, apiUndeclared]
+    static let tag = "required-reason-apis"
+
+    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+
+    /// One bundle to judge: its name, what it compiles, what it bundles.
+    struct Bundle {
+        let name: String
+        let sources: [String]
+        let resources: [String]?
+    }
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        let project = context.project
+        let all = context.subjects(.source).map(\.path).filter { PrivacyManifests.isAppsOwn($0, in: context) }.sorted()
+        guard !all.isEmpty else { return }
+        var bundles: [Bundle] = []
+        if project.targetName == nil {
+            // No project read: the folder is the app (minus test folders).
+            bundles.append(Bundle(name: "the app", sources: all.filter { !Self.isTest($0) }, resources: nil))
+        } else {
+            if !project.appSources.isEmpty {
+                bundles.append(
+                    Bundle(name: project.targetName!, sources: Self.members(all, of: project.appSources), resources: project.ownedPaths))
+            }
+            for target in project.otherTargets
+            where target.productType.contains("extension") && !target.productType.contains("watchkit") && !target.sources.isEmpty
+                && [.iOS, .unknown].contains(target.platform)
+            {
+                bundles.append(Bundle(name: target.name, sources: Self.members(all, of: target.sources), resources: target.resources))
+            }
+        }
+        let manifests = context.subjects(.privacyManifest).map(\.path).filter { PrivacyManifests.isAppsOwn($0, in: context) }
+        for bundle in bundles { check(bundle, manifests: manifests, in: context) }
+    }
+
+    static func isTest(_ path: String) -> Bool {
+        path.split(separator: "/").dropLast().contains { $0.hasSuffix("Tests") || $0 == "Tests" }
+    }
+
+    static func members(_ sources: [String], of entries: [String]) -> [String] {
+        sources.filter { s in entries.contains { RelativePath.isWithin(s, $0) } }
+    }
+
+    func check(_ bundle: Bundle, manifests: [String], in context: EvaluationContext) {
+        var first: [String: (String, RequiredReasonScan.Use)] = [:]
+        for source in bundle.sources {
+            let scanned: Result<RequiredReasonScan.Uses, SystemError> = context.derived(source, tag: Self.tag) { bytes in
+                bytes.map(RequiredReasonScan.scan)
+            }
+            switch scanned {
+            case .failure(let error):
+                context.report(
+                    EngineRules.unreadable, severity: .info, path: source,
+                    message: "not scanned for required-reason APIs: \(error.reason)")
+            case .success(let uses):
+                for (category, use) in uses.first where first[category] == nil { first[category] = (source, use) }
+            }
+        }
+        guard !first.isEmpty else { return }
+        let ordered = first.sorted { $0.key < $1.key }
+        let mine = manifests.filter { m in bundle.resources.map { r in r.contains { RelativePath.isWithin(m, $0) } } ?? true }
+        guard let manifest = mine.sorted().first else {
+            let (file, use) = ordered.map(\.value).min { ($0.0, $0.1.line) < ($1.0, $1.1.line) }!
+            let list = ordered.map { "\($0.key) (\($0.value.1.identifier) in \(RelativePath.name($0.value.0)):\($0.value.1.line))" }
+            context.report(
+                Self.manifestMissing, path: file, line: use.line,
+                message:
+                    "\(bundle.name) has no privacy manifest, but its sources use required-reason APIs: \(list.joined(separator: ", ")) (a source heuristic: App Store Connect scans the binary)"
+            )
+            return
+        }
+        guard case .success(let (value, _)) = context.plist(manifest) else { return }  // privacy.invalid says why
+        let declared = Set((value["NSPrivacyAccessedAPITypes"]?.array ?? []).compactMap { $0["NSPrivacyAccessedAPIType"]?.string })
+        for (category, (file, use)) in ordered where !declared.contains(category) {
+            context.report(
+                Self.apiUndeclared, path: manifest, line: 1,
+                message:
+                    "\(bundle.name)'s manifest does not declare \(category), which its sources use (\(use.identifier) in \(file):\(use.line); a source heuristic: App Store Connect scans the binary)",
+                related: [file])
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// A lexical scan of Swift, Objective-C and C source for Apple's required-reason APIs: identifiers
+/// only, never inside comments, string or character literals. It is a heuristic (App Store
+/// Connect scans the binary's symbols): C functions count only when called (`stat(`), and file
+/// attribute names (`creationDate`) only as members (`.creationDate`), so a type's own
+/// `creationDate` property or `struct stat` is not a use. Sources: "Describing use of required
+/// reason API" (Apple's API lists), stelabouras/privacy-manifest's APIS_TO_CHECK, through
+/// ../shared/research/modern-apple-resources.md §2.2, §2.5.
+enum RequiredReasonScan {
+    /// The first use of each category in one file: category → (line, identifier).
+    struct Uses: Sendable, Hashable {
+        var first: [String: Use] = [:]
+    }
+
+    struct Use: Sendable, Hashable {
+        let line: Int
+        let identifier: String
+    }
+
+    enum Form { case any, call, member }
+
+    static let fileTimestamp = "NSPrivacyAccessedAPICategoryFileTimestamp"
+    static let bootTime = "NSPrivacyAccessedAPICategorySystemBootTime"
+    static let diskSpace = "NSPrivacyAccessedAPICategoryDiskSpace"
+    static let keyboards = "NSPrivacyAccessedAPICategoryActiveKeyboards"
+    static let defaults = "NSPrivacyAccessedAPICategoryUserDefaults"
+
+    /// Identifier → (how it must be used, the categories it belongs to).
+    static let apis: [String: (Form, [String])] = [
+        "creationDate": (.member, [fileTimestamp]), "modificationDate": (.member, [fileTimestamp]),
+        "fileModificationDate": (.any, [fileTimestamp]), "contentModificationDateKey": (.member, [fileTimestamp]),
+        "creationDateKey": (.member, [fileTimestamp]), "NSFileCreationDate": (.any, [fileTimestamp]),
+        "NSFileModificationDate": (.any, [fileTimestamp]), "NSURLCreationDateKey": (.any, [fileTimestamp]),
+        "NSURLContentModificationDateKey": (.any, [fileTimestamp]),
+        "getattrlist": (.call, [fileTimestamp, diskSpace]), "fgetattrlist": (.call, [fileTimestamp, diskSpace]),
+        "getattrlistat": (.call, [fileTimestamp, diskSpace]), "getattrlistbulk": (.call, [fileTimestamp]),
+        "stat": (.call, [fileTimestamp]), "fstat": (.call, [fileTimestamp]), "fstatat": (.call, [fileTimestamp]),
+        "lstat": (.call, [fileTimestamp]),
+        "systemUptime": (.any, [bootTime]), "mach_absolute_time": (.call, [bootTime]),
+        "volumeAvailableCapacityKey": (.any, [diskSpace]), "volumeAvailableCapacityForImportantUsageKey": (.any, [diskSpace]),
+        "volumeAvailableCapacityForOpportunisticUsageKey": (.any, [diskSpace]), "volumeTotalCapacityKey": (.any, [diskSpace]),
+        "NSURLVolumeAvailableCapacityKey": (.any, [diskSpace]), "NSURLVolumeAvailableCapacityForImportantUsageKey": (.any, [diskSpace]),
+        "NSURLVolumeAvailableCapacityForOpportunisticUsageKey": (.any, [diskSpace]), "NSURLVolumeTotalCapacityKey": (.any, [diskSpace]),
+        "systemFreeSize": (.member, [diskSpace]), "systemSize": (.member, [diskSpace]), "NSFileSystemFreeSize": (.any, [diskSpace]),
+        "NSFileSystemSize": (.any, [diskSpace]), "statfs": (.call, [diskSpace]), "statvfs": (.call, [diskSpace]),
+        "fstatfs": (.call, [diskSpace]), "fstatvfs": (.call, [diskSpace]),
+        "activeInputModes": (.any, [keyboards]),
+        "UserDefaults": (.any, [defaults]), "NSUserDefaults": (.any, [defaults]), "AppStorage": (.any, [defaults]),
+    ]
+
+    static func scan(_ bytes: [UInt8]) -> Uses {
+        var uses = Uses()
+        var i = 0
+        var line = 1
+        let n = bytes.count
+        var previous: UInt8 = 0  // the last significant byte before the current token
+        func byte(_ k: Int) -> UInt8 { k < n ? bytes[k] : 0 }
+        while i < n {
+            let b = bytes[i]
+            if b == 0x0A {
+                line += 1
+                i += 1
+                continue
+            }
+            if b == 0x2F, byte(i + 1) == 0x2F {  // line comment
+                while i < n, bytes[i] != 0x0A { i += 1 }
+                continue
+            }
+            if b == 0x2F, byte(i + 1) == 0x2A {  // block comment (Swift nests them)
+                var depth = 1
+                i += 2
+                while i < n, depth > 0 {
+                    if bytes[i] == 0x0A { line += 1 }
+                    if bytes[i] == 0x2F, byte(i + 1) == 0x2A {
+                        depth += 1
+                        i += 1
+                    } else if bytes[i] == 0x2A, byte(i + 1) == 0x2F {
+                        depth -= 1
+                        i += 1
+                    }
+                    i += 1
+                }
+                continue
+            }
+            if b == 0x22 || b == 0x27 {  // string or character literal (""" … """ too)
+                let quote = b
+                let triple = quote == 0x22 && byte(i + 1) == 0x22 && byte(i + 2) == 0x22
+                i += triple ? 3 : 1
+                while i < n {
+                    let c = bytes[i]
+                    if c == 0x0A { line += 1 }
+                    if c == 0x5C {
+                        if byte(i + 1) == 0x0A { line += 1 }
+                        i += 2
+                        continue
+                    }
+                    if triple {
+                        if c == 0x22, byte(i + 1) == 0x22, byte(i + 2) == 0x22 {
+                            i += 3
+                            break
+                        }
+                    } else if c == quote || c == 0x0A {
+                        i += 1
+                        break
+                    }
+                    i += 1
+                }
+                previous = quote
+                continue
+            }
+            if isIdentifierStart(b) {
+                let start = i
+                while i < n, isIdentifierByte(bytes[i]) { i += 1 }
+                var j = i
+                while j < n, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
+                let called = byte(j) == 0x28
+                let member = previous == 0x2E
+                let before = previous
+                previous = bytes[i - 1]
+                guard i - start <= 48, case let name = String(decoding: bytes[start..<i], as: UTF8.self),
+                    let (form, categories) = apis[name]
+                else { continue }
+                let matches: Bool
+                switch form {
+                case .any: matches = true
+                case .call: matches = called && before != 0x2E  // `stat(`, not `x.stat(`
+                case .member: matches = member
+                }
+                guard matches else { continue }
+                for category in categories where uses.first[category] == nil { uses.first[category] = Use(line: line, identifier: name) }
+                continue
+            }
+            if b != 0x20, b != 0x09, b != 0x0D { previous = b }
+            i += 1
+        }
+        return uses
+    }
+
+    static func isIdentifierStart(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F }
+    static func isIdentifierByte(_ b: UInt8) -> Bool { isIdentifierStart(b) || (b >= 0x30 && b <= 0x39) || b >= 0x80 }
+}
