@@ -14,10 +14,15 @@ final class ParsedCache: Sendable {
 
     init(capacity: Int = .max) { self.capacity = max(capacity, 16) }
 
+    /// Values derived from files kept at most (about 200 bytes each).
+    static let derivedCapacity = 250_000
+
     private func trim(_ s: inout State) {
         if s.plists.count > capacity { for k in s.plists.keys.prefix(capacity / 4) { s.plists[k] = nil } }
         if s.contents.count > capacity { for k in s.contents.keys.prefix(capacity / 4) { s.contents[k] = nil } }
-        if s.derived.count > capacity * 4 { for k in s.derived.keys.prefix(capacity) { s.derived[k] = nil } }
+        // Derived values are small (a source's scan is a few entries) and one exists per source
+        // file: their bound is per file, not the parsed files' one (a daemon's is 512).
+        if s.derived.count > Self.derivedCapacity { for k in s.derived.keys.prefix(Self.derivedCapacity / 4) { s.derived[k] = nil } }
     }
 
     func derived<T: Sendable>(_ path: String, tag: String, key: FileKey, compute: () -> T) -> T {

@@ -37,7 +37,15 @@ public struct PrivacySourcesKind: RuleKind {
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
-        let all = context.subjects(.source).map(\.path).filter { PrivacyManifests.isAppsOwn($0, in: context) }.sorted()
+        // Whether a source is third-party is decided once per folder (a tree has many per folder).
+        var ownFolders: [String: Bool] = [:]
+        let all = context.subjects(.source).map(\.path).filter { path in
+            let folder = RelativePath.parent(path)
+            if let known = ownFolders[folder] { return known }
+            let own = PrivacyManifests.isAppsOwn(path, in: context)
+            ownFolders[folder] = own
+            return own
+        }.sorted()
         guard !all.isEmpty else { return }
         var bundles: [Bundle] = []
         if project.targetName == nil {
