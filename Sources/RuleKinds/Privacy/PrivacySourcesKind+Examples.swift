@@ -17,13 +17,20 @@ extension PrivacySourcesKind {
             files: app(["Settings.swift": "import Foundation\nlet d = UserDefaults.standard\n"], manifest: declaresDefaults),
             passes: rules.map(\.id)),
         RuleExample(
-            "the APIs named only in comments and strings, and a type's own creationDate",
+            "the APIs named only in comments and strings, a model's own creationDate, Swift's stat() struct",
             files: app([
                 "Notes.swift":
-                    "// UserDefaults is not used here\n/* systemUptime /* nested */ stat( */\nlet s = \"UserDefaults\"\nstruct Post { let creationDate: Date }\nlet x = post.date\n"
+                    "// UserDefaults is not used here\n/* systemUptime /* nested */ stat( */\nlet s = \"UserDefaults\"\nstruct Post { let creationDate: Date }\nlet x = post.creationDate\nvar st = stat()\n"
             ]), passes: rules.map(\.id)),
         RuleExample(
             "UserDefaults used and no manifest", files: app(["Settings.swift": "let d = UserDefaults.standard\n"]),
+            triggers: ["privacy.manifest-missing"]),
+        RuleExample(
+            "a file attribute read by its key",
+            files: app(["Files.swift": "let a = try FileManager.default.attributesOfItem(atPath: p)\nlet d = a[.creationDate] as? Date\n"]),
+            triggers: ["privacy.manifest-missing"]),
+        RuleExample(
+            "stat called on a path", files: app(["Disk.c": "#include <sys/stat.h>\nstruct stat st;\nint r = stat(path, &st);\n"]),
             triggers: ["privacy.manifest-missing"]),
         RuleExample(
             "a boot-time API the manifest does not declare",

@@ -53,6 +53,9 @@ enum RequiredReasonScan {
         var line = 1
         let n = bytes.count
         var previous: UInt8 = 0  // the last significant byte before the current token
+        var beforePrevious: UInt8 = 0  // the one before it (what precedes a `.`)
+        var lastIdentifier = ""  // the identifier that ended at `previous`, if one did
+        var dotAfter = ""  // at a `.`: the identifier just before it
         func byte(_ k: Int) -> UInt8 { k < n ? bytes[k] : 0 }
         while i < n {
             let b = bytes[i]
@@ -112,28 +115,54 @@ enum RequiredReasonScan {
                 while i < n, isIdentifierByte(bytes[i]) { i += 1 }
                 var j = i
                 while j < n, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
+                // Called with arguments: `stat(path, &st)`, not Swift's `stat()` (the struct's init).
+                var k = j + 1
+                while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
                 let called = byte(j) == 0x28
-                let member = previous == 0x2E
+                let noArguments = byte(k) == 0x29
                 let before = previous
+                // `.name` of an attribute key: an implicit member (`attrs[.creationDate]`,
+                // `forKey: .creationDate`) or spelled on its type (`FileAttributeKey.creationDate`);
+                // `post.creationDate` is a model's own property. `dotAfter` is the identifier
+                // before the `.`, if one stood there.
+                let member =
+                    previous == 0x2E
+                    && (Self.implicitMemberBytes.contains(beforePrevious) || Self.attributeTypes.contains(dotAfter)
+                        || Self.implicitMemberKeywords.contains(dotAfter))
+                let name = i - start <= 48 ? String(decoding: bytes[start..<i], as: UTF8.self) : ""
+                beforePrevious = previous
                 previous = bytes[i - 1]
-                guard i - start <= 48, case let name = String(decoding: bytes[start..<i], as: UTF8.self),
-                    let (form, categories) = apis[name]
-                else { continue }
+                lastIdentifier = name
+                dotAfter = ""
+                guard let (form, categories) = apis[name] else { continue }
                 let matches: Bool
                 switch form {
                 case .any: matches = true
-                case .call: matches = called && before != 0x2E  // `stat(`, not `x.stat(`
+                // `stat(`, not `x.stat(`; and `stat()` with nothing inside is the struct, not the call.
+                case .call: matches = called && before != 0x2E && !(noArguments && Self.structNames.contains(name))
                 case .member: matches = member
                 }
                 guard matches else { continue }
                 for category in categories where uses.first[category] == nil { uses.first[category] = Use(line: line, identifier: name) }
                 continue
             }
-            if b != 0x20, b != 0x09, b != 0x0D { previous = b }
+            if b != 0x20, b != 0x09, b != 0x0D {
+                dotAfter = b == 0x2E ? lastIdentifier : ""
+                lastIdentifier = ""
+                beforePrevious = previous
+                previous = b
+            }
             i += 1
         }
         return uses
     }
+
+    /// What may stand before an implicit member's `.`: `[`, `(`, `,`, `:`, `=`, `{`, `?`, `!`, `&`, `|`.
+    static let implicitMemberBytes: Set<UInt8> = [0x5B, 0x28, 0x2C, 0x3A, 0x3D, 0x7B, 0x3F, 0x21, 0x26, 0x7C]
+    /// C structs named like the functions that fill them (`var st = stat()` in Swift).
+    static let structNames: Set<String> = ["stat", "statfs", "statvfs"]
+    static let implicitMemberKeywords: Set<String> = ["return", "case", "in", "where"]
+    static let attributeTypes: Set<String> = ["FileAttributeKey", "URLResourceKey", "URLResourceValues"]
 
     static func isIdentifierStart(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F }
     static func isIdentifierByte(_ b: UInt8) -> Bool { isIdentifierStart(b) || (b >= 0x30 && b <= 0x39) || b >= 0x80 }
