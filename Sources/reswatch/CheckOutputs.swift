@@ -112,8 +112,13 @@ enum ChangedProjects {
     static func isResource(_ path: String) -> Bool {
         let name = RelativePath.name(path)
         let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last!).lowercased() : ""
-        return ["png", "jpg", "jpeg", "json", "plist", "strings", "stringsdict", "storyboard", "xib", "pbxproj", "xcconfig", "xcscheme"]
-            .contains(ext) || [".reswatch.yaml", "project.yml", "iTunesArtwork", "iTunesArtwork@2x"].contains(name)
+        // Sources and privacy manifests count (required-reason APIs, issue 25), so do Icon
+        // Composer layers (SVG) and Tuist's Project.swift.
+        return [
+            "png", "jpg", "jpeg", "json", "plist", "strings", "stringsdict", "storyboard", "xib", "pbxproj", "xcconfig", "xcscheme",
+            "xcprivacy", "svg", "swift", "m", "mm", "c", "cc", "cpp",
+        ]
+        .contains(ext) || [".reswatch.yaml", "project.yml", "iTunesArtwork", "iTunesArtwork@2x"].contains(name)
             || path.contains("/.reswatch/")
     }
 

@@ -151,9 +151,16 @@ import Testing
         let none = try runCommand(Repo.binary, ["check", "--changed-since", "HEAD", tree.path])
         #expect(none.status == 0 && none.stderr.contains("nothing to check"), "\(none.stdout)\(none.stderr)")
         // A change that is not a resource (a README at the top) checks nothing, not the whole tree.
-        try tree.write(["README.md": .text("notes\n"), "apps/one/App/Sources/main.swift": .text("print(1)\n")])
+        try tree.write(["README.md": .text("notes\n")])
         let readme = try runCommand(Repo.binary, ["check", "--changed-since", "HEAD", tree.path])
         #expect(readme.status == 0 && readme.stderr.contains("nothing to check"), "\(readme.stdout)\(readme.stderr)")
+        // A source file is read (required-reason APIs): its project is checked, the other not.
+        try tree.write(["apps/one/App/Sources/main.swift": .text("print(1)\n")])
+        let source = try runCommand(Repo.binary, ["check", "--format", "json", "--changed-since", "HEAD", tree.path])
+        let projects = (try JSONSerialization.jsonObject(with: Data(source.stdout.utf8)) as? [String: Any])?["projects"] as? [[String: Any]]
+        let checked = (projects ?? []).compactMap { $0["root"] as? String }
+        #expect(!checked.isEmpty && checked.allSatisfy { $0.hasSuffix("/apps/one/App") }, "\(checked) \(source.stderr)")
+        try FileManager.default.removeItem(atPath: tree.path + "/apps/one/App/Sources/main.swift")
         try tree.write(["apps/two/App/" + Self.set + "m.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba))])
         let two = try runCommand(Repo.binary, ["check", "--format", "github", "--changed-since", "HEAD", tree.path])
         let paths = two.stdout.split(separator: "\n").map { String($0.split(separator: ",")[0]) }
