@@ -40,7 +40,8 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("baseline"), help: ArgumentHelp("Leave out the findings listed in FILE.", valueName: "file"))
     var baseline: String?
     @Option(
-        name: .customLong("write-baseline"), help: ArgumentHelp("Record the current findings in FILE as the baseline.", valueName: "file"))
+        name: .customLong("write-baseline"),
+        help: ArgumentHelp("Record the current findings in FILE as the baseline (accepted: the run exits 0).", valueName: "file"))
     var writeBaseline: String?
     @Option(
         name: .customLong("changed-since"),
@@ -136,7 +137,10 @@ struct CheckCommand: ParsableCommand {
             do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array(text.utf8)) } catch {
                 throw Self.fail("cannot write the baseline \(file): \(error.reason)")
             }
-            FileHandle.standardError.write(Data("reswatch: wrote \(report.diagnostics.count) finding(s) to the baseline \(file)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "reswatch: wrote \(report.diagnostics.count) finding(s) to the baseline \(file); they are accepted, so this run exits 0 (check with --baseline \(file) to see only new findings)\n"
+                        .utf8))
         }
         var suppressed = 0
         if let file = baseline {
@@ -171,6 +175,7 @@ struct CheckCommand: ParsableCommand {
                 "\(report.unappliedConfigurations) problem(s) in project configuration (config.invalid); results are not what the configuration asks for"
             )
         }
-        if (failOn ?? (strict ? .warning : .error)).fails(report.summary) { throw ExitCode(1) }
+        // Writing a baseline records the findings as accepted: that run is not a failure.
+        if writeBaseline == nil, (failOn ?? (strict ? .warning : .error)).fails(report.summary) { throw ExitCode(1) }
     }
 }

@@ -124,13 +124,24 @@ enum ChangedProjects {
 
     /// Project folders (absolute) whose resources changed since `revision`, each inside one of `scopes`.
     static func projects(since revision: String, repository: String, scopes: [String]) throws(Failure) -> [String] {
-        guard let top = try git(["rev-parse", "--show-toplevel"], in: repository).first?.trimmingCharacters(in: .newlines), !top.isEmpty
-        else {
-            throw Failure(description: "\(repository) is not in a git repository")
+        // A file argument: git runs in its folder.
+        let folder = (try? FileSystem.statusFollowingLinks(repository))?.kind == .directory ? repository : RelativePath.parent(repository)
+        let top: String
+        do {
+            top = try git(["rev-parse", "--show-toplevel"], in: folder).first?.trimmingCharacters(in: .newlines) ?? ""
+        } catch {
+            throw Failure(description: "--changed-since needs a git repository, and \(repository) is not in one")
         }
-        let changed =
-            try git(["diff", "--name-only", "-z", revision, "--"], in: top)
-            + git(["ls-files", "--others", "--exclude-standard", "-z"], in: top)
+        guard !top.isEmpty else { throw Failure(description: "--changed-since needs a git repository, and \(repository) is not in one") }
+        let changed: [String]
+        do {
+            changed =
+                try git(["diff", "--name-only", "-z", revision, "--"], in: top)
+                + git(["ls-files", "--others", "--exclude-standard", "-z"], in: top)
+        } catch {
+            throw Failure(
+                description: "--changed-since \(revision): git cannot compare the work tree with that revision (\(error.description))")
+        }
         var projects: [String] = []
         for relative in changed where isResource(relative) {
             var path = top + "/" + relative

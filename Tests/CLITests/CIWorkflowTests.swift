@@ -43,8 +43,9 @@ import Testing
         let baseline = tree.path + "/reswatch-baseline.json"
         let first = try check(tree, ["--write-baseline", baseline])
         let all = rules(first)
-        #expect(first.status == 1 && all.contains("icon.file-missing") && all.contains("icon.size-mismatch"), "\(first.stdout)")
-        #expect(first.stderr.contains("wrote \(all.count) finding(s) to the baseline"))
+        // The findings are shown, recorded as accepted, and the run that records them passes.
+        #expect(first.status == 0 && all.contains("icon.file-missing") && all.contains("icon.size-mismatch"), "\(first.stdout)")
+        #expect(first.stderr.contains("wrote \(all.count) finding(s) to the baseline") && first.stderr.contains("this run exits 0"))
 
         // Lines shift above the missing file's entry: still the same finding, still suppressed.
         let contents = try String(contentsOfFile: tree.path + "/" + Self.set + "Contents.json", encoding: .utf8)
@@ -166,6 +167,13 @@ import Testing
         let paths = two.stdout.split(separator: "\n").map { String($0.split(separator: ",")[0]) }
         #expect(two.status == 1 && !paths.isEmpty && paths.allSatisfy { $0.contains("file=apps/two/") }, "\(two.stdout)")
         let bad = try runCommand(Repo.binary, ["check", "--changed-since", "no-such-rev", tree.path])
-        #expect(bad.status == 2 && bad.stderr.contains("git diff"))
+        #expect(bad.status == 2 && bad.stderr.contains("--changed-since no-such-rev: git cannot compare the work tree with that revision"))
+        // A file as the argument: git runs in its folder, and its project is checked.
+        try tree.write(["apps/two/App/" + Self.set + "a.png": .png(PNGSpec(width: 100, height: 100))])
+        let file = try runCommand(Repo.binary, ["check", "--changed-since", "HEAD", tree.path + "/apps/two/App/" + Self.set + "a.png"])
+        #expect(file.status == 1 && !file.stderr.contains("fatal"), "\(file.stdout)\(file.stderr)")
+        let outside = try runCommand(Repo.binary, ["check", "--changed-since", "HEAD", "/etc/hostname"])
+        #expect(
+            outside.status == 2 && outside.stderr.contains("needs a git repository, and /etc/hostname is not in one"), "\(outside.stderr)")
     }
 }
