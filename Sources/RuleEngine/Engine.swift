@@ -428,7 +428,9 @@ public final class Engine {
             } else {
                 guard let rule = state.rules.rules.first(where: { $0.source == key.rule }) else { continue }
                 plan = plans.count
-                plans.append(Evaluator.Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id])))
+                // Any kind may say what it could not read, or what it left unjudged.
+                plans.append(
+                    Evaluator.Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id, EngineRules.notChecked.id])))
                 planIndex[dir, default: [:]][key.rule] = plan
             }
             let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)

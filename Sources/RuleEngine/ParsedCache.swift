@@ -7,7 +7,8 @@ final class ParsedCache: Sendable {
         var contents: [String: (FileKey, Result<AssetContents, ContentsError>)] = [:]
         /// Values rules derive from a file's bytes (a source file's required-reason API uses),
         /// by path and the rule's tag.
-        var derived: [String: (FileKey, any Sendable)] = [:]
+        /// By path, then tag: forgetting a path is one removal, not a scan of every entry.
+        var derived: [String: [String: (FileKey, any Sendable)]] = [:]
     }
     private let state = Mutex(State())
     let capacity: Int
@@ -26,11 +27,10 @@ final class ParsedCache: Sendable {
     }
 
     func derived<T: Sendable>(_ path: String, tag: String, key: FileKey, compute: () -> T) -> T {
-        let slot = tag + "\u{0}" + path
-        if let hit = state.withLock({ $0.derived[slot] }), hit.0 == key, let value = hit.1 as? T { return value }
+        if let hit = state.withLock({ $0.derived[path]?[tag] }), hit.0 == key, let value = hit.1 as? T { return value }
         let value = compute()
         state.withLock {
-            $0.derived[slot] = (key, value)
+            $0.derived[path, default: [:]][tag] = (key, value)
             trim(&$0)
         }
         return value
@@ -64,7 +64,7 @@ final class ParsedCache: Sendable {
         state.withLock {
             $0.plists[path] = nil
             $0.contents[path] = nil
-            for k in $0.derived.keys where k.hasSuffix("\u{0}" + path) { $0.derived[k] = nil }
+            $0.derived[path] = nil
         }
     }
 }

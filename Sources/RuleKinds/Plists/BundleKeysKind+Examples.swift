@@ -46,6 +46,10 @@ extension BundleKeysKind {
         + versions
 
     public static let examples: [RuleExample] = [
+        RuleExample(
+            "an extension Info.plist no target names is said unchecked",
+            files: app(extensionKeys: goodKeys).merging(["Other/Info.plist": T.plist(extensionPoint)]) { a, _ in a },
+            triggers: ["project.not-checked"], passes: ["plist.extension-keys"]),
         RuleExample("an extension as Xcode's template writes it", files: app(extensionKeys: goodKeys), passes: rules.map(\.id)),
         RuleExample(
             "a generated extension plist with INFOPLIST_KEY_CFBundleDisplayName",

@@ -69,7 +69,14 @@ public struct BundleKeysKind: RuleKind {
         // The extension's own target (its INFOPLIST_FILE), for its settings; without a project,
         // the file is what ships.
         let target = context.project.otherTargets.first { $0.infoPlistFile == path }
-        guard target != nil || context.project.targetName == nil else { return }
+        guard target != nil || context.project.targetName == nil else {
+            context.report(
+                EngineRules.notChecked, path: path,
+                message:
+                    "no target of the project names this extension Info.plist as its INFOPLIST_FILE (an .xcconfig not read may): its bundle keys were not checked against a target's settings"
+            )
+            return
+        }
         let settings = target?.settings
         let generated = settings?.string("GENERATE_INFOPLIST_FILE").map { ["YES", "yes", "1", "true"].contains($0) } ?? false
         let incomplete = target?.settingsIncomplete ?? false

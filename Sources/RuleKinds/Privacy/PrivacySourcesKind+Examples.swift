@@ -13,6 +13,12 @@ extension PrivacySourcesKind {
 
     public static let examples: [RuleExample] = [
         RuleExample(
+            "an Xcode project whose app target lists no sources that can be read is said unchecked",
+            files: [
+                "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(appIcon: "AppIcon"),
+                "App/Sources/Settings.swift": .text("let d = UserDefaults.standard\n"),
+            ], triggers: ["project.not-checked"], passes: ["privacy.manifest-missing"]),
+        RuleExample(
             "UserDefaults used and declared",
             files: app(["Settings.swift": "import Foundation\nlet d = UserDefaults.standard\n"], manifest: declaresDefaults),
             passes: rules.map(\.id)),

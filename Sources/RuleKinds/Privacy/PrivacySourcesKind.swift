@@ -55,6 +55,13 @@ public struct PrivacySourcesKind: RuleKind {
             if !project.appSources.isEmpty {
                 bundles.append(
                     Bundle(name: project.targetName!, sources: Self.members(all, of: project.appSources), resources: project.ownedPaths))
+            } else {
+                // Sources on disk, but the target lists none that could be read: said, not passed.
+                context.report(
+                    EngineRules.notChecked, path: subject.path,
+                    message:
+                        "\(project.targetName!): no Compile Sources phase or synchronized folder of the target could be read, so its sources were not scanned for required-reason APIs"
+                )
             }
             for target in project.otherTargets
             where target.productType.contains("extension") && !target.productType.contains("watchkit") && !target.sources.isEmpty
