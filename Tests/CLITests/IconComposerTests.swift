@@ -11,9 +11,8 @@ import Testing
     static let app = "IceCubesApp-2026"
 
     static func findings(_ path: String) throws -> (status: Int32, diagnostics: [[String: Any]]) {
-        let result = try runCommand(Repo.binary, ["check", "--format", "json", path])
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        return (result.status, try #require(object?["diagnostics"] as? [[String: Any]], "\(result.stderr)"))
+        let (result, diagnostics) = try checkDiagnostics([path])
+        return (result.status, diagnostics)
     }
 
     static func rules(_ diagnostics: [[String: Any]]) -> [String] { diagnostics.compactMap { $0["rule"] as? String }.sorted() }
@@ -99,10 +98,8 @@ import Testing
         #expect(symlink("/etc", tree.path + "/App/Linked.icon") == 0)
         // A sparse 2 GB layer: no disk is spent, and reswatch must not read it whole.
         #expect(truncate(tree.path + "/App/Big.icon/Assets/a.png", 2 << 30) == 0)
-        let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path + "/App"])
+        let (result, diagnostics) = try checkDiagnostics([tree.path + "/App"])
         #expect(result.status == 1, "\(result.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let diagnostics = try #require(object?["diagnostics"] as? [[String: Any]])
         func finding(_ path: String) -> String? {
             diagnostics.first { $0["path"] as? String == path }.map { "\($0["rule"] ?? "") \($0["message"] ?? "")" }
         }

@@ -48,9 +48,7 @@ import Testing
             brand + "/Contents.json": .text(
                 #"{"assets":[{"size":"1280x768","idiom":"tv-marketing","filename":"Store.imagestack","role":"primary-app-icon"}]}"#),
         ])
-        let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path])
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let diagnostics = try #require(object?["diagnostics"] as? [[String: Any]], "\(result.stderr)")
+        let (result, diagnostics) = try checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         #expect(found.contains("icon.watch-marketing-missing \(watch)/Contents.json"), "\(found)")
         #expect(found.contains("icon.watch-alpha \(watch)/l.png"), "\(found)")

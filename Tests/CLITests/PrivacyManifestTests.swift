@@ -16,11 +16,7 @@ import Testing
         return try findings(tree.path + "/App")
     }
 
-    static func findings(_ path: String) throws -> [[String: Any]] {
-        let result = try runCommand(Repo.binary, ["check", "--format", "json", path])
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        return try #require(object?["diagnostics"] as? [[String: Any]], "\(result.stderr)")
-    }
+    static func findings(_ path: String) throws -> [[String: Any]] { try checkDiagnostics([path]).diagnostics }
 
     static func privacy(_ d: [[String: Any]]) -> [[String: Any]] {
         d.filter { ($0["rule"] as? String)?.hasPrefix("privacy.") == true || $0["rule"] as? String == "io.unreadable" }

@@ -104,3 +104,11 @@ public func runCommand(_ executable: String, _ arguments: [String], environment:
 extension Engine {
     public func ids(at path: String) -> [String] { diagnostics.filter { $0.path == path }.map(\.rule).sorted() }
 }
+
+/// `reswatch check --format json ARGUMENTS`: the exit status and the diagnostics array (empty
+/// when the output is not the JSON report; `result.stderr` then says why).
+public func checkDiagnostics(_ arguments: [String]) throws -> (result: CommandResult, diagnostics: [[String: Any]]) {
+    let result = try runCommand(Repo.binary, ["check", "--format", "json"] + arguments)
+    let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    return (result, object?["diagnostics"] as? [[String: Any]] ?? [])
+}
