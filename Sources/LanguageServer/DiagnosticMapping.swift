@@ -23,11 +23,13 @@ public struct DiagnosticMapping: Sendable {
         }
     }
 
-    /// A whole line (0-based), or the file's start when the finding has none.
-    public static func range(line: Int?) -> JSONValue {
+    /// From the finding's column (LSP counts UTF-16 code units, 0-based, as reswatch's 1-based
+    /// columns do) to the end of its line, or the file's start when the finding has none.
+    public static func range(line: Int?, column: Int? = nil) -> JSONValue {
         let l = max((line ?? 1) - 1, 0)
+        let c = line == nil ? 0 : max((column ?? 1) - 1, 0)
         return .object([
-            "start": .object(["line": .integer(Int64(l)), "character": .integer(0)]),
+            "start": .object(["line": .integer(Int64(l)), "character": .integer(Int64(c))]),
             "end": .object(["line": .integer(Int64(line == nil ? 0 : l + 1)), "character": .integer(0)]),
         ])
     }
@@ -37,23 +39,31 @@ public struct DiagnosticMapping: Sendable {
         if let code = d.code { message += " (\(code))" }
         if let fix = d.fix { message += "\nFix: " + FileName.escapingUndecodable(fix) }
         var object: [String: JSONValue] = [
-            "range": Self.range(line: d.line),
+            "range": Self.range(line: d.line, column: d.column),
             "severity": .integer(Int64(Self.lspSeverity(d.severity))),
             "code": .string(d.rule),
             "codeDescription": .object(["href": .string(RuleLinks.url(for: d.rule, base: rulesURL))]),
             "source": .string("reswatch"),
             "message": .string(message),
         ]
-        if !d.related.isEmpty {
-            object["relatedInformation"] = .array(
-                d.related.prefix(20).map { related in
-                    let path = related.hasPrefix("/") ? related : d.root + "/" + related
-                    return .object([
-                        "location": .object(["uri": .string(DocumentURI.from(path: path)), "range": Self.range(line: nil)]),
-                        "message": .string("related: \(FileName.escapingUndecodable(related))"),
-                    ])
-                })
-        }
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : d.root + "/" + path }
+        // The entry that uses an image (with its line) first, then the paths the finding concerns.
+        let places: [JSONValue] =
+            d.relatedLocations.map { r in
+                .object([
+                    "location": .object([
+                        "uri": .string(DocumentURI.from(path: absolute(r.path))), "range": Self.range(line: r.line, column: r.column),
+                    ]),
+                    "message": .string(FileName.escapingUndecodable(r.message)),
+                ])
+            }
+            + d.related.map { related in
+                .object([
+                    "location": .object(["uri": .string(DocumentURI.from(path: absolute(related))), "range": Self.range(line: nil)]),
+                    "message": .string("related: \(FileName.escapingUndecodable(related))"),
+                ])
+            }
+        if !places.isEmpty { object["relatedInformation"] = .array(Array(places.prefix(20))) }
         return .object(object)
     }
 }

@@ -152,9 +152,14 @@ public enum AssetContentsReader {
         return .success(AssetContents(images: images, hasImagesKey: true))
     }
 
-    /// "around line 3, column 5" or "around character 15" → 1-based line.
-    static func lineOfCharacterOffset(in bytes: [UInt8], message: String) -> Int? {
+    /// "around line 3, column 5" or "around character 15" → 1-based line; a file that ends too
+    /// soon ("Unexpected end of file") → its last line that is not blank, where the rest is missing.
+    public static func lineOfCharacterOffset(in bytes: [UInt8], message: String) -> Int? {
         if let r = message.range(of: #"line (\d+)"#, options: .regularExpression) { return Int(message[r].dropFirst(5)) }
+        if message.lowercased().contains("end of file") {
+            let content = bytes.lastIndex { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } ?? 0
+            return 1 + bytes.prefix(content).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        }
         guard let r = message.range(of: #"character (\d+)"#, options: .regularExpression),
             let offset = Int(message[r].dropFirst(10))
         else { return nil }

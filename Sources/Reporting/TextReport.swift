@@ -21,15 +21,20 @@ public struct TextReport: Sendable {
         }
     }
 
-    /// `path: severity: message [rule] (ITMS-…)`
+    /// `path:line:column: severity: message [rule] (ITMS-…)`; for an image in a set, the entry
+    /// that uses it follows (`(Contents.json:43)`).
     public func line(_ d: Diagnostic) -> String {
         // Names and messages are escaped (FileName.display): a file name with a newline or an ANSI
         // escape cannot forge a line or recolour a CI log.
         let shown = paths?.location(d) ?? d.path
         let path = FileName.display(shown.isEmpty ? "." : shown)
-        var text = "\(path)\(d.line.map { ":\($0)" } ?? ""): \(severityLabel(d.severity)): \(FileName.display(d.message)) "
+        let place = d.line.map { ":\($0)" + (d.column.map { ":\($0)" } ?? "") } ?? ""
+        var text = "\(path)\(place): \(severityLabel(d.severity)): \(FileName.display(d.message)) "
         text += paint("[\(d.rule)]", "2")
         if let code = d.code { text += " (\(code))" }
+        for r in d.relatedLocations where r.line != nil {
+            text += paint(" (\(FileName.display(RelativePath.name(r.path))):\(r.line!))", "2")
+        }
         return text
     }
 

@@ -19,26 +19,87 @@ struct DiagnosticAnchor {
     struct Location: Equatable {
         var path: String
         var line: Int?
+        var column: Int? = nil
         var related: [String]
+        var relatedLocations: [RelatedLocation] = []
+        /// Said after the message: where a missing key goes.
+        var hint: String? = nil
     }
 
-    func anchor(_ location: Location, projectDirectory: String, message: String) -> Location {
+    /// Where a finding is shown. `key` names the plist key it is about, where the rule knows it.
+    func anchor(_ location: Location, projectDirectory: String, message: String, key: String? = nil) -> Location {
         var result = location
-        if isFile(location.path) {
-            if location.line == nil, location.path.hasSuffix(".plist") || location.path.hasSuffix(".xcprivacy"),
-                let bytes = read(location.path)
-            {
-                result.line = TextLines.plistLine(in: bytes, mentionedIn: message)
-            }
-            return result
+        if !isFile(location.path), let (declaring, line) = declaringFile(of: location, projectDirectory: projectDirectory, message: message)
+        {
+            result.path = declaring
+            result.line = line
+            result.related = [location.path] + location.related.filter { $0 != location.path && $0 != declaring }
         }
-        guard let (declaring, line) = declaringFile(of: location, projectDirectory: projectDirectory, message: message) else {
-            return result
+        guard isFile(result.path) else { return result }
+        if let entry = setEntry(using: result.path) { result.relatedLocations.append(entry) }
+        // A text file: the finding has a line and a column (the key's, the entry's, the setting's,
+        // else the file's first line: a finding about the whole file).
+        guard TextDocument.mayBeText(result.path), let bytes = read(result.path), TextDocument.isText(bytes) else { return result }
+        if result.line == nil {
+            let place = position(in: bytes, path: result.path, message: message, key: key)
+            result.line = place.line
+            result.column = place.column
+            result.hint = place.hint
         }
-        result.path = declaring
-        result.line = line
-        result.related = [location.path] + location.related.filter { $0 != location.path && $0 != declaring }
+        if result.column == nil, let line = result.line { result.column = TextLines.firstColumn(in: bytes, line: line) }
         return result
+    }
+
+    /// The position of a finding in a text file that the rule gave no line for.
+    private func position(in bytes: [UInt8], path: String, message: String, key: String?) -> (line: Int, column: Int, hint: String?) {
+        let name = RelativePath.name(path)
+        let start = TextLines.firstContentPosition(in: bytes)
+        if name.hasSuffix(".plist") || name.hasSuffix(".xcprivacy") || name.hasSuffix(".entitlements") {
+            return TextLines.plistPosition(in: bytes, mentionedIn: message, key: key) ?? (start.line, start.column, nil)
+        }
+        if name == "Contents.json" {
+            // A finding about the set (a slot with no image, no App Store icon): the "images" list,
+            // where an entry goes.
+            if let images = TextLines.firstPosition(in: bytes, containing: ["\"images\""]) { return (images.line, images.column, nil) }
+        }
+        if name == "project.pbxproj" {
+            if let line = TextLines.settingLine(in: bytes, mentionedIn: message) {
+                return (line, TextLines.firstColumn(in: bytes, line: line), nil)
+            }
+            if let target = TextLines.quotedTarget(in: message), let line = TextLines.pbxprojLine(in: bytes, naming: target) {
+                return (line, TextLines.firstColumn(in: bytes, line: line), nil)
+            }
+        }
+        if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+            if let at = TextLines.yamlKeyPosition(in: bytes, mentionedIn: message) { return (at.line, at.column, nil) }
+        }
+        return (start.line, start.column, nil)
+    }
+
+    /// For a file in an asset set (or a layer of an Icon Composer bundle): the line of the
+    /// `Contents.json` (`icon.json`) entry that uses it.
+    private func setEntry(using path: String) -> RelatedLocation? {
+        let folder = RelativePath.parent(path)
+        let name = RelativePath.name(path)
+        let declaring: String
+        if SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(folder)) != nil {
+            declaring = RelativePath.join(folder, "Contents.json")
+        } else if RelativePath.name(folder) == "Assets",
+            SubjectClassifier.isIconBundleName(RelativePath.name(RelativePath.parent(folder))[...])
+        {
+            declaring = RelativePath.join(RelativePath.parent(folder), "icon.json")
+        } else {
+            return nil
+        }
+        guard name != "Contents.json", declaring != path, isFile(declaring), let bytes = read(declaring) else { return nil }
+        let quoted = "\"" + TextLines.jsonEscaped(name) + "\""
+        if let at = TextLines.firstPosition(in: bytes, containing: [quoted]) {
+            return RelatedLocation(
+                path: declaring, line: at.line, column: at.column, message: "the \(RelativePath.name(declaring)) entry that uses \(name)")
+        }
+        let at = TextLines.firstPosition(in: bytes, containing: ["\"images\"", "\"groups\""]) ?? TextLines.firstContentPosition(in: bytes)
+        return RelatedLocation(
+            path: declaring, line: at.line, column: at.column, message: "\(RelativePath.name(declaring)), which names no entry for \(name)")
     }
 
     private func firstFile(in folder: String) -> String? {
@@ -95,6 +156,12 @@ struct DiagnosticAnchor {
 public enum TextLines {
     /// The 1-based line of the first line that contains any of `needles`.
     public static func firstLine(in bytes: [UInt8], containing needles: [String], from start: Int = 1) -> Int? {
+        firstPosition(in: bytes, containing: needles, from: start)?.line
+    }
+
+    /// The line and column (1-based, UTF-16 code units) where the first line that contains any of
+    /// `needles` contains the earliest of them.
+    public static func firstPosition(in bytes: [UInt8], containing needles: [String], from start: Int = 1) -> (line: Int, column: Int)? {
         let patterns = needles.map { Array($0.utf8) }.filter { !$0.isEmpty }
         var line = 1
         var lineStart = 0
@@ -103,7 +170,8 @@ public enum TextLines {
             if i == bytes.count || bytes[i] == UInt8(ascii: "\n") {
                 if line >= start {
                     let slice = bytes[lineStart..<i]
-                    if patterns.contains(where: { contains(slice, $0) }) { return line }
+                    let hits = patterns.compactMap { offset(of: $0, in: slice) }
+                    if let hit = hits.min() { return (line, column(in: bytes, lineStart: lineStart, offset: hit)) }
                 }
                 line += 1
                 lineStart = i + 1
@@ -113,14 +181,90 @@ public enum TextLines {
         return nil
     }
 
-    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        var i = haystack.startIndex
-        while i + needle.count <= haystack.endIndex {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+    /// The column of the first character on `line` that is not blank (1 for a blank line).
+    public static func firstColumn(in bytes: [UInt8], line: Int) -> Int {
+        var current = 1
+        var i = 0
+        while i < bytes.count, current < line {
+            if bytes[i] == UInt8(ascii: "\n") { current += 1 }
             i += 1
         }
-        return false
+        let lineStart = i
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+        if i == bytes.count || bytes[i] == UInt8(ascii: "\n") || bytes[i] == UInt8(ascii: "\r") { return 1 }
+        return column(in: bytes, lineStart: lineStart, offset: i)
+    }
+
+    /// The first character of the document that is not blank (past a byte-order mark): where a
+    /// finding about the whole file is shown.
+    public static func firstContentPosition(in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\n"):
+                line += 1
+                lineStart = i + 1
+            case 0x20, 0x09, 0x0D: break
+            default: return (line, column(in: bytes, lineStart: lineStart, offset: i))
+            }
+            i += 1
+        }
+        return (1, 1)
+    }
+
+    /// 1-based UTF-16 column of the byte at `offset` on the line starting at `lineStart` (a byte-order
+    /// mark at the file's start is no character of the line).
+    static func column(in bytes: [UInt8], lineStart: Int, offset: Int) -> Int {
+        let from = lineStart == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? min(3, offset) : lineStart
+        return String(decoding: bytes[from..<offset], as: UTF8.self).utf16.count + 1
+    }
+
+    private static func offset(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var i = haystack.startIndex
+        while i + needle.count <= haystack.endIndex {
+            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// A name as it is written inside a JSON string.
+    public static func jsonEscaped(_ name: String) -> String {
+        var out = ""
+        for c in name.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "/": out += "/"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// A target named in a message ("target Widget", "target 'Widget'").
+    static func quotedTarget(in message: String) -> String? {
+        guard let range = message.range(of: "target ") else { return nil }
+        let rest = message[range.upperBound...].drop { $0 == "'" || $0 == "\"" }
+        let name = rest.prefix { !($0 == "," || $0 == ";" || $0 == ":" || $0 == ")" || $0 == "'" || $0 == "\"" || $0 == " ") }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    /// In a YAML file: the line of the first key the message names as a key (`info-plist:`), where
+    /// the file has it at the start of a line.
+    static func yamlKeyPosition(in bytes: [UInt8], mentionedIn message: String) -> (line: Int, column: Int)? {
+        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }.map(String.init)
+        for word in words where word.count >= 2 && message.contains(word + ":") {
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            for (i, text) in lines.enumerated() {
+                let indent = text.prefix { $0 == " " || $0 == "\t" || $0 == "-" }
+                if text.dropFirst(indent.count).hasPrefix(word + ":") { return (i + 1, indent.utf16.count + 1) }
+            }
+        }
+        return nil
     }
 
     /// The line of a pbxproj that declares a file, folder or target (`ID /* NAME */ = {`), else the first that names it: its comment or a setting whose value it is (`path = NAME;`).
@@ -150,13 +294,44 @@ public enum TextLines {
     /// have no lines: nil.
     public static func plistLine(in bytes: [UInt8], mentionedIn message: String) -> Int? {
         guard isXML(bytes) else { return nil }
-        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "~" || $0 == "-") }
-        for word in words where word.first?.isUppercase == true && word.count >= 6 {
-            guard let keyLine = firstLine(in: bytes, containing: ["<key>\(word)</key>"]) else { continue }
-            for value in quoted(message) {
-                if let valueLine = firstLine(in: bytes, containing: ["<string>\(value)</string>"], from: keyLine) { return valueLine }
+        return keyPosition(in: bytes, mentionedIn: message, key: nil)?.line
+    }
+
+    /// The position of the key a finding is about (`key`, else the first key the message names);
+    /// for a key the file lacks (`key`, or a message that says "no KEY"), the top-level `<dict>`
+    /// and a hint that says where to add it. Nil for a plist that is not XML.
+    public static func plistPosition(in bytes: [UInt8], mentionedIn message: String, key: String?) -> (
+        line: Int, column: Int, hint: String?
+    )? {
+        guard isXML(bytes) else { return nil }
+        if let at = keyPosition(in: bytes, mentionedIn: message, key: key) { return (at.line, at.column, nil) }
+        guard let dict = firstPosition(in: bytes, containing: ["<dict>", "<dict/>"]) else { return nil }
+        let missing = key ?? missingKey(in: message)
+        return (dict.line, dict.column, missing.map { "add <key>\($0)</key> to the top-level <dict> at line \(dict.line)" })
+    }
+
+    private static func keyPosition(in bytes: [UInt8], mentionedIn message: String, key: String?) -> (line: Int, column: Int)? {
+        let words: [Substring] =
+            key.map { [$0[...]] }
+            ?? message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "~" || $0 == "-") }.filter {
+                $0.first?.isUppercase == true && $0.count >= 6
             }
-            return keyLine
+        for word in words {
+            guard let keyAt = firstPosition(in: bytes, containing: ["<key>\(word)</key>"]) else { continue }
+            for value in quoted(message) {
+                if let valueAt = firstPosition(in: bytes, containing: ["<string>\(value)</string>"], from: keyAt.line) { return valueAt }
+            }
+            return keyAt
+        }
+        return nil
+    }
+
+    /// A key a message says is missing ("has no UIRequiredDeviceCapabilities").
+    static func missingKey(in message: String) -> String? {
+        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "~") }
+        for (i, word) in words.enumerated().dropFirst() where words[i - 1] == "no" {
+            let uppers = word.prefix { $0.isUppercase }.count
+            if uppers >= 2, word.count >= 8, word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "~" }) { return String(word) }
         }
         return nil
     }
@@ -170,5 +345,24 @@ public enum TextLines {
     private static func quoted(_ message: String) -> [String] {
         let parts = message.split(separator: "\"", omittingEmptySubsequences: false)
         return stride(from: 1, to: parts.count - 1, by: 2).map { String(parts[$0]) }.filter { !$0.isEmpty && !$0.contains("<") }
+    }
+}
+
+/// Which files findings can point into by line: text, not images or binary plists.
+enum TextDocument {
+    static let imageExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "heic", "heif", "pdf", "tif", "tiff", "webp", "bmp", "svgz", "car",
+    ]
+
+    /// From the name alone: a file without an extension (`iTunesArtwork`) or an image is no text.
+    static func mayBeText(_ path: String) -> Bool {
+        let name = RelativePath.name(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return !imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// From the bytes: no NUL in the first 8 KiB, and not a binary plist.
+    static func isText(_ bytes: [UInt8]) -> Bool {
+        !bytes.starts(with: Array("bplist".utf8)) && !bytes.prefix(8192).contains(0)
     }
 }

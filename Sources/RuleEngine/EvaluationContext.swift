@@ -125,9 +125,11 @@ public final class EvaluationContext: ProjectFileAccess {
         return subjectIndex.subjects(kind, inProject: project.directory, tree: tree)
     }
 
-    /// Reports a finding. Project settings (disable, severity, ignore) are applied here.
+    /// Reports a finding. Project settings (disable, severity, ignore) are applied here. `key` names
+    /// the plist key the finding is about, where the rule knows it: the finding is shown on it, or,
+    /// when the plist lacks it, on the top-level dictionary with where to add it.
     public func report(
-        _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, message: String,
+        _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, key: String? = nil, message: String,
         fix: String? = nil, related: [String] = []
     ) {
         guard allowedIDs.contains(rule.id), !project.disabledRules.contains(rule.id) else { return }
@@ -143,10 +145,12 @@ public final class EvaluationContext: ProjectFileAccess {
                 self.inputs.insert(.file($0)); return self.tree.isFile($0)
             },
             list: { (try? self.list($0).get()) ?? [] }, read: { try? self.read($0).get() })
-        let at = anchor.anchor(.init(path: target, line: line, related: related), projectDirectory: project.directory, message: message)
+        let at = anchor.anchor(
+            .init(path: target, line: line, related: related), projectDirectory: project.directory, message: message, key: key)
         diagnostics.append(
             Diagnostic(
                 rule: rule.id, severity: finalSeverity, code: rule.code, root: root, project: project.directory,
-                path: at.path, line: at.line, message: message, fix: fix ?? rule.fix, related: at.related))
+                path: at.path, line: at.line, column: at.column, message: at.hint.map { "\(message); \($0)" } ?? message,
+                fix: fix ?? rule.fix, related: at.related, relatedLocations: at.relatedLocations))
     }
 }

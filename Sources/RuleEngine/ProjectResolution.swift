@@ -79,8 +79,9 @@ struct ProjectResolver {
             let at = anchor.anchor(
                 .init(path: problem.path, line: problem.line, related: []), projectDirectory: dir, message: problem.message)
             return Diagnostic(
-                rule: info.id, severity: severity, root: root, project: dir, path: at.path, line: at.line,
-                message: problem.message, fix: info.fix, related: at.related)
+                rule: info.id, severity: severity, root: root, project: dir, path: at.path, line: at.line, column: at.column,
+                message: at.hint.map { "\(problem.message); \($0)" } ?? problem.message, fix: info.fix, related: at.related,
+                relatedLocations: at.relatedLocations)
         }
         return ProjectState(contexts: contexts, inputs: recorder.inputs, rules: rules, diagnostics: diagnostics)
     }

@@ -23,7 +23,7 @@ import Testing
         #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
         #expect(ok.stdout.contains("0 errors, 0 warnings, 1 info"), "only: App has no Info.plist")
         #expect(
-            ok.stdout.contains("App/.reswatch.yaml: info: no app Info.plist found in the project"),
+            ok.stdout.contains("App/.reswatch.yaml:1:1: info: no app Info.plist found in the project"),
             "shown on the file that makes App a project")
         try good.write(["App/Assets.xcassets/AppIcon.appiconset/i.png": .png(PNGSpec(width: 1024, height: 1000))])
         let bad = try check(["--no-color", good.path])
@@ -47,7 +47,10 @@ import Testing
         #expect(context["deployment_target"] as? String == "12.0")
         let diagnostics = try #require(root["diagnostics"] as? [[String: Any]])
         let keys = Set(diagnostics[0].keys)
-        #expect(keys == ["rule", "severity", "code", "root", "project", "path", "line", "message", "fix", "related"])
+        #expect(
+            keys == [
+                "rule", "severity", "code", "root", "project", "path", "line", "column", "message", "fix", "related", "relatedLocations",
+            ])
         #expect(diagnostics.map { $0["rule"] as? String } == ["catalog.contents-invalid", "plist.parse-error"], "sorted by path")
         #expect(diagnostics[1]["code"] as? String == "ITMS-90037" && diagnostics[1]["root"] as? String == tree.path)
     }

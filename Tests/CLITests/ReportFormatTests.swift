@@ -72,7 +72,15 @@ struct ReportFormatTests {
         let region =
             (((missing["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"]) as? [String: Any]
         #expect(region?["startLine"] as? Int == 97, "the Contents.json line that names the missing file")
+        #expect(region?["startColumn"] as? Int == 7, "where its \"filename\" starts")
         #expect((missing["relatedLocations"] as? [[String: Any]])?.count == 1)
+        // An image in a set: the Contents.json entry that uses it, with its line, as a related location.
+        let size = try #require(results.first { $0["ruleId"] as? String == "icon.size-mismatch" })
+        let entry = try #require((size["relatedLocations"] as? [[String: Any]])?.first)
+        let place = try #require(entry["physicalLocation"] as? [String: Any])
+        #expect(((place["artifactLocation"] as? [String: Any])?["uri"] as? String)?.hasSuffix("AppIcon.appiconset/Contents.json") == true)
+        #expect((place["region"] as? [String: Any])?["startLine"] as? Int == 43)
+        #expect((entry["message"] as? [String: Any])?["text"] as? String == "the Contents.json entry that uses Icon-iphone-60@2x.png")
         let rules = try #require((run["tool"] as? [String: Any]).flatMap { ($0["driver"] as? [String: Any])?["rules"] as? [[String: Any]] })
         let alpha = try #require(rules.first { $0["id"] as? String == "icon.marketing-alpha" })
         #expect((alpha["properties"] as? [String: Any])?["itms"] as? String == "ITMS-90717")
@@ -141,14 +149,14 @@ struct ReportFormatTests {
         let set = "Examples/SampleApp/SampleApp/Assets.xcassets"
         #expect(
             result.stdout.split(separator: "\n").map(String.init) == [
-                "::error file=\(set)/AppIcon.appiconset/Contents.json,line=97,title=icon.file-missing::Contents.json names Icon-ipad-83.5@2x.png for the ipad 83.5@2x slot, but the file is not in AppIcon.appiconset (a required slot: App Store Connect rejects a build without it)",
+                "::error file=\(set)/AppIcon.appiconset/Contents.json,line=97,col=7,title=icon.file-missing::Contents.json names Icon-ipad-83.5@2x.png for the ipad 83.5@2x slot, but the file is not in AppIcon.appiconset (a required slot: App Store Connect rejects a build without it)",
                 "::error file=\(set)/AppIcon.appiconset/Icon-ios-marketing-1024@1x.png,title=icon.marketing-alpha (ITMS-90717)::App Store icon Icon-ios-marketing-1024@1x.png has an alpha channel (colour type 6, although every pixel is opaque)",
                 "::error file=\(set)/AppIcon.appiconset/Icon-iphone-60@2x.png,title=icon.size-mismatch::Icon-iphone-60@2x.png is 121x120 but should be 120x120 (iphone 60@2x)",
                 "::warning file=\(set)/AppIcon.appiconset/Icon-old-57.png,title=icon.unassigned::Icon-old-57.png is in AppIcon.appiconset but Contents.json does not assign it to a slot",
                 "::error file=\(set)/Logo.imageset/logo.png,title=image.not-png::logo.png is not a PNG: its content is JPEG data",
                 "::error file=\(set)/Splash.imageset/splash.png,title=catalog.contents-missing::Splash.imageset has no Contents.json",
-                "::warning file=Examples/SampleApp/SampleApp/Info.plist,title=plist.device-capabilities::the app's Info.plist has no UIRequiredDeviceCapabilities",
-                "::error file=Examples/SampleApp/SampleApp/Info.plist,title=plist.orientations (ITMS-90474)::the app runs on iPad with multitasking but does not support UIInterfaceOrientationLandscapeLeft, UIInterfaceOrientationLandscapeRight, UIInterfaceOrientationPortraitUpsideDown (iPad because TARGETED_DEVICE_FAMILY = 1,2 in SampleApp.xcodeproj/project.pbxproj, target SampleApp, Release)",
+                "::warning file=Examples/SampleApp/SampleApp/Info.plist,line=4,col=1,title=plist.device-capabilities::the app's Info.plist has no UIRequiredDeviceCapabilities; add <key>UIRequiredDeviceCapabilities</key> to the top-level <dict> at line 4",
+                "::error file=Examples/SampleApp/SampleApp/Info.plist,line=19,col=2,title=plist.orientations (ITMS-90474)::the app runs on iPad with multitasking but does not support UIInterfaceOrientationLandscapeLeft, UIInterfaceOrientationLandscapeRight, UIInterfaceOrientationPortraitUpsideDown (iPad because TARGETED_DEVICE_FAMILY = 1,2 in SampleApp.xcodeproj/project.pbxproj, target SampleApp, Release)",
             ])
     }
 }

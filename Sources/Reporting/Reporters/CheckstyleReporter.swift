@@ -19,7 +19,7 @@ public struct CheckstyleReporter: Reporter {
             out.append("  <file name=\"\(XML.escape(path))\">")
             for d in findings {
                 out.append(
-                    "    <error line=\"\(d.line ?? 0)\" severity=\"\(d.severity.rawValue)\" message=\"\(XML.escape(d.message + (d.code.map { " (\($0))" } ?? "")))\" source=\"reswatch.\(XML.escape(d.rule))\"/>"
+                    "    <error line=\"\(d.line ?? 0)\"\(d.line != nil ? d.column.map { " column=\"\($0)\"" } ?? "" : "") severity=\"\(d.severity.rawValue)\" message=\"\(XML.escape(d.message + (d.code.map { " (\($0))" } ?? "")))\" source=\"reswatch.\(XML.escape(d.rule))\"/>"
                 )
             }
             out.append("  </file>")

@@ -45,6 +45,7 @@ public struct GitHubReporter: Reporter {
         for d in context.report.diagnostics {
             var properties = ["file=\(Self.escapeProperty(context.paths.location(d)))"]
             if let line = d.line { properties.append("line=\(line)") }
+            if d.line != nil, let column = d.column { properties.append("col=\(column)") }
             properties.append("title=\(Self.escapeProperty(d.rule + (d.code.map { " (\($0))" } ?? "")))")
             lines.append("::\(Self.command(d.severity)) \(properties.joined(separator: ","))::\(Self.escapeData(d.message))")
         }

@@ -49,7 +49,8 @@ public struct JUnitReporter: Reporter {
                 let head =
                     "    <testcase classname=\"\(XML.escape(c.rule))\" name=\"\(XML.escape(c.rule)) \(XML.escape(c.path))\" file=\"\(XML.escape(c.path))\""
                 let text = c.findings.map { d in
-                    "\(c.path)\(d.line.map { ":\($0)" } ?? ""): \(d.severity.rawValue): \(d.message)" + (d.code.map { " (\($0))" } ?? "")
+                    "\(c.path)\(d.line.map { ":\($0)" + (d.column.map { ":\($0)" } ?? "") } ?? ""): \(d.severity.rawValue): \(d.message)"
+                        + (d.code.map { " (\($0))" } ?? "")
                         + (d.fix.map { "\nfix: \($0)" } ?? "")
                 }.joined(separator: "\n")
                 let worst = c.findings.map(\.severity).max()!

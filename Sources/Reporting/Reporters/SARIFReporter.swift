@@ -32,9 +32,13 @@ public struct SARIFReporter: Reporter {
         return out
     }
 
-    func location(_ path: String, line: Int?) -> [String: Any] {
+    func location(_ path: String, line: Int?, column: Int? = nil) -> [String: Any] {
         var physical: [String: Any] = ["artifactLocation": ["uri": Self.uri(path), "uriBaseId": "SRCROOT"]]
-        if let line, line > 0 { physical["region"] = ["startLine": line] }
+        if let line, line > 0 {
+            var region: [String: Any] = ["startLine": line]
+            if let column, column > 0 { region["startColumn"] = column }
+            physical["region"] = region
+        }
         return ["physicalLocation": physical]
     }
 
@@ -59,15 +63,20 @@ public struct SARIFReporter: Reporter {
         let results: [[String: Any]] = context.fingerprinted.map { d, fingerprint in
             var result: [String: Any] = [
                 "ruleId": d.rule, "level": Self.level(d.severity), "message": ["text": FileName.escapingUndecodable(d.message)],
-                "locations": [location(paths.location(d), line: d.line)],
+                "locations": [location(paths.location(d), line: d.line, column: d.column)],
                 "partialFingerprints": ["reswatch/v1": fingerprint],
             ]
             if let i = index[d.rule] { result["ruleIndex"] = i }
-            let related = paths.related(d)
+            // The places with a line (the Contents.json entry that uses an image) first, then the
+            // paths the finding concerns (a missing file, the set it is about).
+            var related: [[String: Any]] = d.relatedLocations.map { r in
+                location(paths.relative(root: d.root, path: r.path), line: r.line, column: r.column).merging([
+                    "message": ["text": FileName.escapingUndecodable(r.message)]
+                ]) { a, _ in a }
+            }
+            related += paths.related(d).map { location($0, line: nil) }
             if !related.isEmpty {
-                result["relatedLocations"] = related.enumerated().map { i, path in
-                    location(path, line: nil).merging(["id": i + 1]) { a, _ in a }
-                }
+                result["relatedLocations"] = related.enumerated().map { i, place in place.merging(["id": i + 1]) { a, _ in a } }
             }
             var properties: [String: Any] = ["project": paths.relative(root: d.root, path: d.project)]
             if let code = d.code { properties["itms"] = code }
@@ -97,7 +106,7 @@ public struct SARIFReporter: Reporter {
                     "properties": ["suppressedByBaseline": context.suppressed, "filesChecked": context.report.summary.files],
                 ]
             ],
-            "columnKind": "unicodeCodePoints",
+            "columnKind": "utf16CodeUnits",
             "results": results,
         ]
         let log: [String: Any] = ["$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]]

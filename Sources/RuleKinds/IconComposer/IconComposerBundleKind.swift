@@ -65,7 +65,10 @@ public struct IconComposerBundleKind: RuleKind {
                 case .noGroups: "has no \"groups\" list"
                 case .groupsNotAnArray: "has \"groups\" that is not a list"
                 }
-            context.report(Self.jsonInvalid, path: file, line: 1, message: "icon.json of \(bundle) \(why)")
+            // Where the parser stopped, where it says so (the line of an unfinished document's end).
+            var line = 1
+            if case .notJSON(let detail) = failure { line = AssetContentsReader.lineOfCharacterOffset(in: bytes, message: detail) ?? 1 }
+            context.report(Self.jsonInvalid, path: file, line: line, message: "icon.json of \(bundle) \(why)")
             return
         }
         for note in document.notes {

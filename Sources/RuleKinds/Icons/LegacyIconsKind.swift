@@ -79,6 +79,8 @@ public struct LegacyIconsKind: RuleKind {
             }
         }
         let label = project.devices == [.iphone] ? "iPhone-only" : (project.devices == [.ipad] ? "iPad-only" : "universal")
+        // A missing size is shown on the key that lists the icons (where a file name goes).
+        let listKey = ["CFBundleIcons", "CFBundleIconFiles", "CFBundleIconFile"].first { plist[$0] != nil }
         var reported = Set<Int>()
         for pass in [IconLevel.required, .recommended] {
             for row in rows where !sizes.contains(row.pixels) && !reported.contains(row.pixels) {
@@ -91,7 +93,7 @@ public struct LegacyIconsKind: RuleKind {
                 if pass == .required {
                     context.report(
                         AppIconSetKind.missingRequired(code: row.code),
-                        path: infoPath,
+                        path: infoPath, key: listKey,
                         message:
                             "\(what) among the icons Info.plist names ("
                             + (row.file == nil ? "App Store Connect requires it for apps that run on iPad" : "required for \(label) apps")
@@ -99,7 +101,7 @@ public struct LegacyIconsKind: RuleKind {
                     )
                 } else {
                     context.report(
-                        AppIconSetKind.missingRecommended, path: infoPath,
+                        AppIconSetKind.missingRecommended, path: infoPath, key: listKey,
                         message: "\(what) among the icons Info.plist names (optional but recommended)")
                 }
             }

@@ -46,6 +46,8 @@ public struct InterfaceOrientationsKind: RuleKind {
         if !missing.isEmpty {
             context.report(
                 Self.orientations, path: subject.path,
+                key: dict["UISupportedInterfaceOrientations~ipad"] != nil
+                    ? "UISupportedInterfaceOrientations~ipad" : "UISupportedInterfaceOrientations",
                 message:
                     "the app runs on iPad with multitasking but does not support \(missing.joined(separator: ", ")) (iPad because \(context.project.devicesBecause))"
             )
