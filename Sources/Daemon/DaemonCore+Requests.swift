@@ -8,10 +8,16 @@ extension DaemonCore {
         let list = roots.keys.sorted().map { path -> RootStatus in
             let r = roots[path]!
             let counts = r.diagnostics.bySeverity
+            let coverage = r.summary.coverage
+            // Never a quiet "no problems": a ready root with nothing to check says so.
+            let empty =
+                r.state == .ready && coverage.isEmpty
+                ? "nothing to check: \(coverage.foundInstead), none of what reswatch checks (\(Coverage.lookedFor))" : nil
             return RootStatus(
                 path: path, state: r.state, files: r.summary.files, projects: r.summary.projects,
                 errors: counts[.error] ?? 0, warnings: counts[.warning] ?? 0, infos: counts[.info] ?? 0,
-                lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason)
+                lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason ?? empty,
+                judged: r.state == .scanning ? nil : coverage.judgedCount)
         }
         var errors = modules.errors
         for r in roots.values { for e in r.summary.ruleErrors where !errors.contains(e) { errors.append(e) } }

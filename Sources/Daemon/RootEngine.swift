@@ -36,6 +36,8 @@ final class EngineWorker: @unchecked Sendable {
 struct EngineSummary: Sendable {
     var files = 0
     var projects = 0
+    /// What of the root reswatch judges: none of it is said, never a quiet "no problems".
+    var coverage = Coverage()
     var ruleErrors: [ModuleError] = []
     /// Evaluations and time per rule so far (the metrics).
     var rules: [RuleMetric] = []
@@ -45,6 +47,7 @@ struct EngineSummary: Sendable {
     init(_ engine: Engine) {
         files = engine.fileCount
         projects = engine.projectContexts.count
+        coverage = engine.coverage
         ruleErrors = engine.ruleErrors
         rules = engine.ruleMetrics
     }

@@ -31,17 +31,22 @@ public struct RootStatus: Codable, Sendable, Hashable {
     /// ISO 8601 time of the last change that altered diagnostics, or null.
     public var lastChange: String?
     public var recrawls: Int
-    /// Why the root is degraded (watch limit, overflow being recovered), if it is.
+    /// Why the root is degraded (watch limit, overflow being recovered), if it is; for a ready root
+    /// that holds nothing reswatch checks, that ("nothing to check: …").
     public var reason: String?
+    /// Subjects reswatch judges in the root (projects, catalogs, sets, plists, images …): 0 is a
+    /// root with nothing to check, which is said, not shown as clean; null while the root is
+    /// scanning (or from a daemon older than the field).
+    public var judged: Int?
 
     enum CodingKeys: String, CodingKey {
-        case path, state, files, projects, errors, warnings, infos, recrawls, reason
+        case path, state, files, projects, errors, warnings, infos, recrawls, reason, judged
         case lastChange = "last_change"
     }
 
     public init(
         path: String, state: State, files: Int, projects: Int, errors: Int, warnings: Int, infos: Int, lastChange: String?,
-        recrawls: Int, reason: String?
+        recrawls: Int, reason: String?, judged: Int? = nil
     ) {
         self.path = path
         self.state = state
@@ -53,7 +58,26 @@ public struct RootStatus: Codable, Sendable, Hashable {
         self.lastChange = lastChange
         self.recrawls = recrawls
         self.reason = reason
+        self.judged = judged
     }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        path = try c.decode(String.self, forKey: .path)
+        state = try c.decode(State.self, forKey: .state)
+        files = try c.decode(Int.self, forKey: .files)
+        projects = try c.decode(Int.self, forKey: .projects)
+        errors = try c.decode(Int.self, forKey: .errors)
+        warnings = try c.decode(Int.self, forKey: .warnings)
+        infos = try c.decode(Int.self, forKey: .infos)
+        lastChange = try c.decodeIfPresent(String.self, forKey: .lastChange)
+        recrawls = try c.decode(Int.self, forKey: .recrawls)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        judged = try c.decodeIfPresent(Int.self, forKey: .judged)
+    }
+
+    /// A ready root that holds nothing reswatch checks.
+    public var isEmpty: Bool { judged == 0 }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +91,7 @@ public struct RootStatus: Codable, Sendable, Hashable {
         try c.encode(lastChange, forKey: .lastChange)
         try c.encode(recrawls, forKey: .recrawls)
         try c.encode(reason, forKey: .reason)
+        try c.encode(judged, forKey: .judged)
     }
 }
 

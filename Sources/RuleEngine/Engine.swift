@@ -147,6 +147,9 @@ public final class Engine {
 
     public var fileCount: Int { tree.fileCount }
 
+    /// Folders a marker makes a project (`.xcodeproj`, `project.yml`, `Project.swift`, `.reswatch.yaml`).
+    var projectMarkerDirectories: Set<String> { projectIndex.strong }
+
     /// What the rules in force in each project (base set and the project's own modules) report.
     var projectRuleSets: [RuleSet] { projects.values.map(\.rules) }
     public var projectRuleInfos: [RuleInfo] { projects.values.flatMap { $0.rules.allRuleInfos } }

@@ -18,8 +18,9 @@ struct CheckCommand: ParsableCommand {
             Paths are relative to the repository root (the git top level of the first checked path, else the current \
             directory; --base-path overrides). \
             Exit status: 0 nothing that fails the run (--fail-on, default error), 1 findings that do, 2 could not run as \
-            asked (bad arguments, unreadable path, a rule module that fails to load, a project configuration that does \
-            not parse, an unreadable baseline, a report that cannot be written). See docs/ci.md.
+            asked (bad arguments, unreadable path, a path that holds nothing reswatch checks unless --allow-empty, a rule \
+            module that fails to load, a project configuration that does not parse, an unreadable baseline, a report that \
+            cannot be written). See docs/ci.md.
             """)
 
     @Option(
@@ -55,6 +56,10 @@ struct CheckCommand: ParsableCommand {
     )
     var allowProjectExec = false
     @Flag(name: .customLong("no-color"), help: "Never colour the text output.") var noColor = false
+    @Flag(
+        name: .customLong("allow-empty"),
+        help: "A path that holds nothing reswatch checks is said, but does not fail the run (exit 2 without it).")
+    var allowEmpty = false
     @Argument(help: "Directories (or files) to check.") var paths: [String] = ["."]
 
     func validate() throws {
@@ -97,6 +102,7 @@ struct CheckCommand: ParsableCommand {
         // Each argument is judged within its enclosing project; arguments of one project share it.
         var roots: [String] = []
         var scopes: [String: [DiagnosticScope]] = [:]
+        var shownPaths: [(root: String, scope: String, shown: String)] = []
         for argument in arguments {
             let shown = paths.first { FileSystem.absolutePath($0) == argument } ?? argument
             let status: FileStatus
@@ -115,6 +121,7 @@ struct CheckCommand: ParsableCommand {
             if scopes[root] == nil { roots.append(root) }
             let relative = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
             scopes[root, default: []].append(DiagnosticScope(relativePath: relative))
+            shownPaths.append((root, DiagnosticScope(relativePath: relative).path, shown))
         }
         var engines: [Engine] = []
         for root in roots {
@@ -162,10 +169,18 @@ struct CheckCommand: ParsableCommand {
         if suppressed > 0, plan.outputs.allSatisfy({ $0.format != "text" || $0.file != nil }) {
             FileHandle.standardError.write(Data("reswatch: \(suppressed) finding(s) left out: listed in the baseline \(baseline!)\n".utf8))
         }
-        if report.summary.files == 0 {
-            // An empty folder (a mistyped path in CI) must not read as a clean result.
+        // A path with nothing reswatch judges (an empty folder, Swift sources, a mistyped path in
+        // CI) must not read as a clean result: said, and exit 2 unless --allow-empty.
+        var empty: [String] = []
+        for (root, scope, shown) in shownPaths {
+            guard let engine = engines.first(where: { $0.root == root }) else { continue }
+            let coverage = engine.coverage(under: [scope])
+            guard coverage.isEmpty else { continue }
+            empty.append(shown)
             FileHandle.standardError.write(
-                Data("reswatch: \(paths.joined(separator: ", ")) holds no files (excluded build folders aside): nothing to check\n".utf8))
+                Data(
+                    "reswatch: \(allowEmpty ? "note: " : "")nothing to check in \(shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
+                        .utf8))
         }
         if !report.ruleErrors.isEmpty {
             throw Self.fail("\(report.ruleErrors.count) rule module error(s); results are incomplete")
@@ -174,6 +189,10 @@ struct CheckCommand: ParsableCommand {
             throw Self.fail(
                 "\(report.unappliedConfigurations) problem(s) in project configuration (config.invalid); results are not what the configuration asks for"
             )
+        }
+        if !empty.isEmpty && !allowEmpty {
+            throw Self.fail(
+                "\(empty.joined(separator: ", ")): nothing to check, so nothing was checked (a wrong path?); --allow-empty accepts it")
         }
         // Writing a baseline records the findings as accepted: that run is not a failure.
         if writeBaseline == nil, (failOn ?? (strict ? .warning : .error)).fails(report.summary) { throw ExitCode(1) }

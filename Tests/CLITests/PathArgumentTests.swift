@@ -128,14 +128,17 @@ import Testing
         #expect(!result.stdout.contains("\u{1B}"))
     }
 
-    /// A folder with no files (a mistyped path in CI) is said, not passed as clean; one with
-    /// files is not.
+    /// A folder with no files (a mistyped path in CI) is said, not passed as clean, and so is one
+    /// whose files are nothing reswatch checks; one with an Info.plist is checked.
     @Test func anEmptyFolderIsNothingToCheckAndSaysSo() throws {
-        let empty = try TempTree(["build/ignored.png": .text("")])  // only an excluded build folder
+        let empty = try TempTree(["build/Icon.png": .text("")])  // only an excluded build folder
         let result = try runCommand(Repo.binary, ["check", empty.path])
-        #expect(result.status == 0)
-        #expect(result.stderr.contains("holds no files (excluded build folders aside): nothing to check"), "\(result.stderr)")
-        let full = try TempTree(["notes.txt": .text("hi")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("it holds 0 files (build folders excluded)"), "\(result.stderr)")
+        let notes = try TempTree(["notes.txt": .text("hi")])
+        let unrelated = try runCommand(Repo.binary, ["check", notes.path])
+        #expect(unrelated.status == 2 && unrelated.stderr.contains("nothing to check"), "\(unrelated.stderr)")
+        let full = try TempTree(["notes.txt": .text("hi"), "App/Info.plist": .text("<plist><dict/></plist>")])
         let checked = try runCommand(Repo.binary, ["check", full.path])
         #expect(!checked.stderr.contains("nothing to check"), "\(checked.stderr)")
     }

@@ -93,3 +93,22 @@ import Testing
         #expect(try run("{errors}/{warnings}/{infos} {roots} {state}") == "1/0/1 1 error")
     }
 }
+
+/// A watched root with nothing to check is said in `status`, not shown as clean (issue 26).
+@Suite struct EmptyRootStatusTests {
+    @Test func aRootWithNothingToCheckSaysSoUntilSomethingArrives() throws {
+        let tree = try TempTree(["Sources/main.swift": .text("print(1)\n")])
+        let daemon = try DaemonHarness(roots: [tree.path])
+        defer { _ = daemon.stop() }
+        let root = try #require(try daemon.call("status")["roots"]?.array?.first)
+        #expect(root["judged"]?.int == 0)
+        #expect(root["reason"]?.string?.hasPrefix("nothing to check: 1 file, among them 1 source file") == true, "\(root)")
+        let text = try runCommand(Repo.binary, ["status", "--socket", daemon.socket])
+        #expect(text.stdout.contains("nothing to check"), "\(text.stdout)")
+        try tree.write(["App/Info.plist": .text("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n")])
+        try daemon.sync()
+        let after = try #require(try daemon.call("status")["roots"]?.array?.first)
+        #expect((after["judged"]?.int ?? 0) > 0)
+        #expect(after["reason"] == .null, "\(after)")
+    }
+}
