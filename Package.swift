@@ -101,6 +101,7 @@ let package = Package(
             name: "reswatch",
             dependencies: [
                 "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol", "StatusBar", "LanguageServer",
+                "ProjectModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -19,8 +19,13 @@ struct Reswatch: AsyncParsableCommand {
         ]
     )
 
-    /// Like ArgumentParser's main, but usage errors exit 2 (the documented status), not 64.
+    /// Like ArgumentParser's main, but usage errors exit 2 (the documented status), not 64, and an
+    /// unknown command names the nearest one.
     static func main() async {
+        if let message = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()), root: Reswatch.self) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

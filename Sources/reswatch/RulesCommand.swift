@@ -6,8 +6,29 @@ import RuleKinds
 
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rules", abstract: "Lists rules, or validates a rule module.",
-        subcommands: [List.self, Check.self, Docs.self])
+        commandName: "rules", abstract: "Lists rules, explains one, or validates a rule module.",
+        subcommands: [List.self, Explain.self, Check.self, Docs.self])
+
+    struct Explain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Explains a rule: what it checks, why, its severity and ITMS code, how to turn it off, and examples.",
+            discussion: "An id no rule reports exits 2 and names the nearest ids.")
+        @Argument(help: "The rule id (icon.marketing-alpha).") var id: String
+        @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable).") var rules: [String] = []
+
+        func run() throws {
+            let set = try RuleLocations.loadRules(extra: rules)
+            do {
+                let explanation = try RuleExplanation(id: id, rules: set, kinds: BuiltinKinds.all)
+                let base =
+                    ProcessInfo.processInfo.environment["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
+                print(explanation.text(rulesURL: base))
+            } catch {
+                FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+    }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Lists every rule id with its severity, code and source module.")
@@ -46,7 +67,7 @@ struct RulesCommand: ParsableCommand {
 
     struct Docs: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Prints docs/rules.md, generated from the rule kinds and shipped modules.")
+            abstract: "Prints docs/rules.md to standard output, generated from the rule kinds and shipped modules.")
 
         func run() throws {
             print(RuleDocs.markdown(rules: ShippedModules.ruleSet(), kinds: BuiltinKinds.all))
