@@ -20,6 +20,9 @@ public final class EvaluationContext: ProjectFileAccess {
     let allowedIDs: Set<String>
     private(set) var inputs: Set<EvaluationInput> = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// Findings folded into a cause (one cause, one finding): the cause's own message and what
+    /// follows from it, by the cause's index in `diagnostics`.
+    private var folded: [Int: (message: String, consequences: [String])] = [:]
 
     init(
         root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
@@ -128,18 +131,29 @@ public final class EvaluationContext: ProjectFileAccess {
     /// Reports a finding. Project settings (disable, severity, ignore) are applied here. `key` names
     /// the plist key the finding is about, where the rule knows it: the finding is shown on it, or,
     /// when the plist lacks it, on the top-level dictionary with where to add it.
+    ///
+    /// One cause, one finding: a finding that `follows` another this evaluation reported (a size
+    /// missing only because the master it is made from is missing) is folded into it: the cause's
+    /// message lists it (`brief`, else its message, with its id) and takes its severity if higher.
+    /// When the cause was not reported (disabled, ignored), the finding stands on its own.
+    /// Returns the finding, for findings that follow from it (nil when settings suppress it).
+    @discardableResult
     public func report(
         _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, key: String? = nil, message: String,
-        fix: String? = nil, related: [String] = []
-    ) {
-        guard allowedIDs.contains(rule.id), !project.disabledRules.contains(rule.id) else { return }
+        fix: String? = nil, related: [String] = [], follows cause: ReportedFinding? = nil, brief: String? = nil
+    ) -> ReportedFinding? {
+        guard allowedIDs.contains(rule.id), !project.disabledRules.contains(rule.id) else { return nil }
         var finalSeverity = severity ?? rule.severity
         if let override = project.severityOverrides[rule.id] {
-            guard let s = override.severity else { return }
+            guard let s = override.severity else { return nil }
             finalSeverity = s
         }
         let target = path ?? subject.path
-        if GlobMatcher.isIgnored(target, projectDirectory: project.directory, patterns: project.ignore) { return }
+        if GlobMatcher.isIgnored(target, projectDirectory: project.directory, patterns: project.ignore) { return nil }
+        if let cause, cause.index < diagnostics.count {
+            fold("\(brief ?? message) [\(rule.id)]", severity: finalSeverity, into: cause.index)
+            return cause
+        }
         let anchor = DiagnosticAnchor(
             isFile: {
                 self.inputs.insert(.file($0)); return self.tree.isFile($0)
@@ -152,5 +166,24 @@ public final class EvaluationContext: ProjectFileAccess {
                 rule: rule.id, severity: finalSeverity, code: rule.code, root: root, project: project.directory,
                 path: at.path, line: at.line, column: at.column, message: at.hint.map { "\(message); \($0)" } ?? message,
                 fix: fix ?? rule.fix, related: at.related, relatedLocations: at.relatedLocations))
+        return ReportedFinding(index: diagnostics.count - 1)
     }
+
+    /// Most consequences a cause's message lists by name; the rest are counted.
+    static let foldedListLimit = 8
+
+    private func fold(_ consequence: String, severity: Severity, into index: Int) {
+        var entry = folded[index] ?? (diagnostics[index].message, [])
+        entry.consequences.append(consequence)
+        folded[index] = entry
+        let named = entry.consequences.prefix(Self.foldedListLimit).joined(separator: "; ")
+        let more = entry.consequences.count - Self.foldedListLimit
+        diagnostics[index].message = entry.message + "; following from it: " + named + (more > 0 ? "; and \(more) more" : "")
+        if severity > diagnostics[index].severity { diagnostics[index].severity = severity }
+    }
+}
+
+/// A finding one evaluation reported, which later findings of it may follow from.
+public struct ReportedFinding: Sendable, Hashable {
+    let index: Int
 }

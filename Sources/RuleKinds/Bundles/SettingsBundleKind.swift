@@ -18,7 +18,8 @@ public struct SettingsBundleKind: RuleKind {
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let root = RelativePath.join(subject.path, "Root.plist")
         guard context.exists(root) else {
-            return context.report(Self.invalid, path: subject.path, message: "Settings.bundle has no Root.plist")
+            context.report(Self.invalid, path: subject.path, message: "Settings.bundle has no Root.plist")
+            return
         }
         switch context.plist(root) {
         case .failure(.unreadable(let e)):

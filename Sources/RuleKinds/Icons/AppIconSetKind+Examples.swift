@@ -8,6 +8,10 @@ extension AppIconSetKind {
             RuleExample("a complete iPhone set passes", files: T.iphoneAllSizes(), passes: rules.map(\.id)),
             RuleExample("a good single-size 1024 set passes", files: T.singleSize(), passes: rules.map(\.id)),
             RuleExample(
+                "a single-size set whose 1024 file is missing: one finding (every size follows from it)",
+                files: T.singleSize().filter { !$0.key.hasSuffix("/icon.png") }, triggers: ["icon.file-missing"],
+                passes: ["icon.missing-required", "icon.missing-recommended", "icon.marketing-missing"]),
+            RuleExample(
                 "dark and tinted 1024 variants may be transparent (iOS 18)",
                 files: [
                     "App/.reswatch.yaml": T.config(),

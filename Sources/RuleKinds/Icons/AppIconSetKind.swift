@@ -154,6 +154,9 @@ public struct AppIconSetKind: RuleKind {
         var marketingFilled = false
         // Slots whose named file is missing: already icon.file-missing, not reported again as empty.
         var namedButMissing = Set<IconSlot>()
+        // A single-size set whose 1024 master is missing: every size actool would make from it
+        // is missing because of that one file (one cause, one finding).
+        var missingMaster: ReportedFinding?
 
         for (index, entry) in contents.images.enumerated() {
             let idiom = entry.idiom ?? "?"
@@ -214,7 +217,7 @@ public struct AppIconSetKind: RuleKind {
                             }
                         } ?? false
                     let isMarketingSlot = slot.map { marketingSlots.contains($0) } ?? false
-                    context.report(
+                    let missing = context.report(
                         Self.fileMissing, severity: needed || isMarketingSlot ? .error : .warning,
                         path: RelativePath.join(subject.path, named), line: entry.line,
                         message:
@@ -222,6 +225,7 @@ public struct AppIconSetKind: RuleKind {
                             + (needed || isMarketingSlot
                                 ? " (a required slot: App Store Connect rejects a build without it)" : " (an optional slot)"),
                         related: [RelativePath.join(subject.path, "Contents.json")])
+                    if iosUniversal, slot?.size == 1024, entry.appearances.isEmpty { missingMaster = missingMaster ?? missing }
                     continue
                 }
             }
@@ -307,7 +311,7 @@ public struct AppIconSetKind: RuleKind {
                 message: "app icon set \(setName) has no 1024x1024 App Store icon (ios-marketing)")
         }
         if singleSize { return }
-        checkTable(subject: subject, filled: filled.union(namedButMissing), context: context)
+        checkTable(subject: subject, filled: filled.union(namedButMissing), context: context, follows: missingMaster)
     }
 
     /// The slots the seed tables mark Required for the project's devices, target and distribution.
@@ -320,8 +324,9 @@ public struct AppIconSetKind: RuleKind {
         }.flatMap { $0.slots.filter { idioms.contains($0.idiom) && !table.isLegacy($0, target: project.deploymentTarget) } }
     }
 
-    /// icon.missing-required / icon.missing-recommended from the seed tables.
-    func checkTable(subject: Subject, filled: Set<IconSlot>, context: EvaluationContext) {
+    /// icon.missing-required / icon.missing-recommended from the seed tables; `follows`: the missing
+    /// master of a single-size set, which every missing size follows from.
+    func checkTable(subject: Subject, filled: Set<IconSlot>, context: EvaluationContext, follows master: ReportedFinding? = nil) {
         let project = context.project
         let target = project.deploymentTarget
         let idioms = Set(project.devices.map(\.rawValue))
@@ -348,19 +353,20 @@ public struct AppIconSetKind: RuleKind {
                 if pass == .required {
                     guard requiredSlots.insert(key).inserted else { continue }
                     let code = row.code ?? Self.missingRequired.code
+                    let slotNames = slots.map(\.description).joined(separator: " or ")
                     context.report(
                         Self.missingRequired(code: code),
                         path: subject.path,
                         message:
-                            "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (required for \(tableLabel) apps, deployment target \(target); \(tableLabel) because \(project.devicesBecause))"
-                    )
+                            "no \(row.pixels)x\(row.pixels) icon in the \(slotNames) slot (required for \(tableLabel) apps, deployment target \(target); \(tableLabel) because \(project.devicesBecause))",
+                        follows: master, brief: "no \(row.pixels)x\(row.pixels) icon for the \(slotNames) slot (\(code ?? "required"))")
                 } else {
                     guard !requiredSlots.contains(key), reported.insert(key).inserted else { continue }
+                    let slotNames = slots.map(\.description).joined(separator: " or ")
                     context.report(
                         Self.missingRecommended, path: subject.path,
-                        message:
-                            "no \(row.pixels)x\(row.pixels) icon in the \(slots.map(\.description).joined(separator: " or ")) slot (optional but recommended)"
-                    )
+                        message: "no \(row.pixels)x\(row.pixels) icon in the \(slotNames) slot (optional but recommended)",
+                        follows: master, brief: "no \(row.pixels)x\(row.pixels) icon for the \(slotNames) slot")
                 }
             }
         }

@@ -48,13 +48,16 @@ public struct LegacyIconsKind: RuleKind {
             if SubjectClassifier.assetSetType(ofDirectory: parent) == nil { files[RelativePath.name(s.path)] = s.path }
         }
         var declared: [String] = []  // file paths the plist names
+        // Names the plist lists that are not there: a size missing because its file is is one finding.
+        var missingNames: [(name: String, finding: ReportedFinding?)] = []
         for (key, name) in names {
             let found = Self.resolve(name, in: files)
             if found.isEmpty {
-                context.report(
+                let finding = context.report(
                     Self.invalidPath, path: infoPath,
                     message: "\(key) names \"\(name)\", but the project has no "
                         + (name.contains(".") ? name : "\(name).png (or @2x/@3x/~ipad variant)"))
+                missingNames.append((name, finding))
             }
             declared += found
         }
@@ -90,6 +93,8 @@ public struct LegacyIconsKind: RuleKind {
                 guard level == pass else { continue }
                 reported.insert(row.pixels)
                 let what = "no \(row.pixels)x\(row.pixels) icon" + (row.file.map { " (\($0))" } ?? "")
+                // The row's file is one the plist names but the project lacks: that finding says it.
+                let cause = row.file.flatMap { file in missingNames.first { Self.names($0.name, file) }?.finding }
                 if pass == .required {
                     context.report(
                         AppIconSetKind.missingRequired(code: row.code),
@@ -97,12 +102,12 @@ public struct LegacyIconsKind: RuleKind {
                         message:
                             "\(what) among the icons Info.plist names ("
                             + (row.file == nil ? "App Store Connect requires it for apps that run on iPad" : "required for \(label) apps")
-                            + ", deployment target \(project.deploymentTarget); \(label) because \(project.devicesBecause))"
-                    )
+                            + ", deployment target \(project.deploymentTarget); \(label) because \(project.devicesBecause))",
+                        follows: cause, brief: what)
                 } else {
                     context.report(
                         AppIconSetKind.missingRecommended, path: infoPath, key: listKey,
-                        message: "\(what) among the icons Info.plist names (optional but recommended)")
+                        message: "\(what) among the icons Info.plist names (optional but recommended)", follows: cause, brief: what)
                 }
             }
         }
@@ -120,6 +125,14 @@ public struct LegacyIconsKind: RuleKind {
             fix:
                 "Add an asset catalog with an app icon set holding a 1024x1024 RGB PNG without alpha, and set ASSETCATALOG_COMPILER_APPICON_NAME."
         )
+    }
+
+    /// Whether a name Info.plist lists stands for `file`: the name itself, or without its
+    /// extension, any variant iOS resolves it to (`Icon-60` → `Icon-60@2x.png`).
+    static func names(_ listed: String, _ file: String) -> Bool {
+        if listed == file { return true }
+        let base = listed.hasSuffix(".png") ? String(listed.dropLast(4)) : listed
+        return ["", "@2x", "@3x", "~ipad", "@2x~ipad", "~iphone", "@2x~iphone", "@3x~iphone"].contains { base + $0 + ".png" == file }
     }
 
     /// Icon file names iOS looks up by name (seed 001), whatever the Info.plist lists.

@@ -39,7 +39,8 @@ public struct DeviceCapabilitiesKind: RuleKind {
         var names: [String] = []
         if let array = value.array {
             guard array.allSatisfy({ $0.string != nil }) else {
-                return context.report(Self.capabilities, path: subject.path, message: "\(key) is an array with non-string entries")
+                context.report(Self.capabilities, path: subject.path, message: "\(key) is an array with non-string entries")
+                return
             }
             names = array.compactMap(\.string)
         } else if let map = value.dictionary {
@@ -50,7 +51,8 @@ public struct DeviceCapabilitiesKind: RuleKind {
             }
             names = Array(map.keys)
         } else {
-            return context.report(Self.capabilities, path: subject.path, message: "\(key) is neither an array nor a dictionary")
+            context.report(Self.capabilities, path: subject.path, message: "\(key) is neither an array nor a dictionary")
+            return
         }
         for name in names.sorted() where !known.contains(name) {
             context.report(Self.capabilities, path: subject.path, message: "\(key) names the unknown capability \"\(name)\"")
