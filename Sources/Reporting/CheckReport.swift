@@ -8,6 +8,8 @@ public struct CheckReport: Sendable, Encodable {
         public let root: String
         public let path: String
         public let context: ContextJSON
+        /// What reswatch judges in the project (0: nothing was checked there, never "no problems").
+        public let judged: Int
     }
 
     public struct ContextJSON: Sendable, Encodable {
@@ -116,7 +118,10 @@ public struct CheckReport: Sendable, Encodable {
             where parts.isEmpty
                 || parts.contains(where: { RelativePath.isWithin($0.path, context.directory) || $0.contains(path: context.directory) })
             {
-                projects.append(Project(root: engine.root, path: context.directory, context: ContextJSON(context)))
+                projects.append(
+                    Project(
+                        root: engine.root, path: context.directory, context: ContextJSON(context),
+                        judged: engine.coverage(ofProject: context.directory).judgedCount))
             }
             // A project's configuration problems concern everything in it: shown for any scope inside.
             let inScope = engine.diagnostics.filter { d in

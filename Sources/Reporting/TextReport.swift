@@ -63,7 +63,7 @@ public struct TextReport: Sendable {
             let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
             var context = ProjectContext(directory: parts[1])
             context.sources = [:]
-            projects.append(CheckReport.Project(root: parts[0], path: parts[1], context: .init(context)))
+            projects.append(CheckReport.Project(root: parts[0], path: parts[1], context: .init(context), judged: 1))
         }
         var printed = Set<String>()
         for (index, project) in projects.enumerated() {
@@ -104,7 +104,10 @@ public struct TextReport: Sendable {
                 if let icon = m.appIcon { line += "; app icon set \(FileName.display(icon))" }
                 out.append("  " + paint(line, "2"))
             }
-            if diagnostics.isEmpty { out.append("  no problems") }
+            // Never "no problems" for a project where nothing was judged.
+            if diagnostics.isEmpty {
+                out.append(project.judged > 0 ? "  no problems" : "  nothing checked: none of what reswatch checks is here")
+            }
             for d in diagnostics {
                 out.append("  " + line(d))
                 if showFixes, let fix = d.fix { out.append("      " + paint("fix: \(FileName.display(fix))", "2")) }

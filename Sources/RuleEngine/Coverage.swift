@@ -70,6 +70,15 @@ extension Engine {
         return c
     }
 
+    /// What one project (by its directory) holds that reswatch judges.
+    public func coverage(ofProject directory: String) -> Coverage {
+        var c = Coverage()
+        for kind in SubjectKind.allCases { c.add(kind, subjects.count(kind, inProject: directory, tree: tree)) }
+        c.projects = projectMarkerDirectories.contains(directory) ? 1 : 0
+        c.files = tree.fileCount(under: directory)
+        return c
+    }
+
     private func projectMarkers(under scopes: [String]) -> Int {
         projectMarkerDirectories.filter { dir in scopes.contains { $0.isEmpty || dir == $0 || dir.hasPrefix($0 + "/") } }.count
     }

@@ -52,6 +52,12 @@ struct SubjectIndex: Sendable {
         return m.reduce(0) { $0 + $1.count }
     }
 
+    /// How many subjects of one kind a project has.
+    func count(_ kind: SubjectKind, inProject project: String, tree: ResourceTree) -> Int {
+        guard let p = tree.node(project), projectPaths[p] == project, let m = members[p] else { return 0 }
+        return m[kind.ordinal].count
+    }
+
     /// The subjects of one kind in a project, sorted.
     func subjects(_ kind: SubjectKind, inProject project: String, tree: ResourceTree) -> [Subject] {
         guard let p = tree.node(project), projectPaths[p] == project, let m = members[p] else { return [] }

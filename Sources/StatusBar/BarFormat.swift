@@ -4,8 +4,10 @@ import Foundation
 public enum BarFormat: Sendable, Equatable {
     /// waybar's custom module with `return-type: json`: `{text, tooltip, class, percentage}`.
     case waybar
-    /// One i3bar protocol block: `{full_text, short_text, color, name, urgent}` (i3blocks
-    /// `format=json`, or a block of a bar that speaks the i3bar protocol).
+    /// i3blocks' `format=json`: one block `{full_text, short_text, color, name, urgent}` a line.
+    case i3blocks
+    /// The i3bar protocol itself (a `status_command` of i3bar or swaybar): the header
+    /// `{"version":1}`, then an endless JSON array with one array of blocks per state.
     case i3bar
     /// polybar's `custom/script`: text with `%{F#rrggbb}…%{F-}` colour tags.
     case polybar
@@ -33,6 +35,7 @@ public enum BarFormat: Sendable, Equatable {
         switch s {
         case "waybar": return .waybar
         case "i3bar": return .i3bar
+        case "i3blocks": return .i3blocks
         case "polybar": return .polybar
         case "tmux": return .tmux
         default: break
@@ -40,7 +43,7 @@ public enum BarFormat: Sendable, Equatable {
         guard s.contains("{") else {
             throw FormatError(
                 description:
-                    "unknown format '\(s)': use text, json, waybar, i3bar, polybar, tmux, or a template such as '{errors}E {warnings}W' (fields: \(Field.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    "unknown format '\(s)': use text, json, waybar, i3bar, i3blocks, polybar, tmux, or a template such as '{errors}E {warnings}W' (fields: \(Field.allCases.map(\.rawValue).joined(separator: ", ")))"
             )
         }
         return .template(try parseTemplate(s))
@@ -83,18 +86,22 @@ public enum BarFormat: Sendable, Equatable {
         return parts
     }
 
-    /// One line (without its newline) for the state.
-    public func line(_ state: BarState) -> String {
+    /// Lines printed once before the first state: the i3bar protocol's header and the opening of
+    /// its endless array.
+    public var preamble: [String] { self == .i3bar ? ["{\"version\":1}", "["] : [] }
+
+    /// One line (without its newline) for the state; `first`: the first after the preamble (the
+    /// i3bar protocol separates the later ones with a comma).
+    public func line(_ state: BarState, first: Bool = true) -> String {
         switch self {
         case .waybar:
             return Self.json([
                 "text": state.text, "tooltip": state.tooltip, "class": state.level.rawValue, "percentage": state.percentage,
             ])
+        case .i3blocks:
+            return Self.block(state)
         case .i3bar:
-            return Self.json([
-                "name": "reswatch", "full_text": "reswatch \(state.text)", "short_text": state.text, "color": state.color,
-                "urgent": state.level == .error,
-            ])
+            return (first ? "" : ",") + "[" + Self.block(state) + "]"
         case .polybar:
             // polybar reads "%{" as a tag: a literal "%" is "%%" nowhere in our text, which has none.
             return "%{F\(state.color)}\(state.text)%{F-}"
@@ -109,6 +116,14 @@ public enum BarFormat: Sendable, Equatable {
                 }
             }.joined()
         }
+    }
+
+    /// One i3bar protocol block.
+    static func block(_ state: BarState) -> String {
+        json([
+            "name": "reswatch", "full_text": "reswatch \(state.text)", "short_text": state.text, "color": state.color,
+            "urgent": state.level == .error,
+        ])
     }
 
     static func value(_ field: Field, _ s: BarState) -> String {

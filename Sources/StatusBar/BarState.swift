@@ -7,8 +7,8 @@ public struct BarState: Sendable, Equatable {
     public enum Level: String, Sendable, CaseIterable {
         /// No daemon answers.
         case down
-        /// Something is not checked: no root watched, a root scanning or degraded, or a rule module
-        /// that failed to load.
+        /// Something is not checked: no root watched, a root scanning or degraded, a root that holds
+        /// nothing to check, or a rule module that failed to load.
         case degraded
         case error
         case warning
@@ -42,7 +42,8 @@ public struct BarState: Sendable, Equatable {
         files = status.roots.reduce(0) { $0 + $1.files }
         generation = status.generation
         // A daemon watching nothing checks nothing: never a quiet ok.
-        let unchecked = status.roots.isEmpty || status.roots.contains { $0.state != .ready } || !status.ruleErrors.isEmpty
+        let unchecked =
+            status.roots.isEmpty || status.roots.contains { $0.state != .ready || $0.isEmpty } || !status.ruleErrors.isEmpty
         level = unchecked ? .degraded : errors > 0 ? .error : warnings > 0 ? .warning : .ok
         for r in status.roots {
             var line = "\(r.path): \(r.state.rawValue), \(r.errors) errors, \(r.warnings) warnings, \(r.infos) info"

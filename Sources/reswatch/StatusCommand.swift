@@ -9,8 +9,9 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Shows the daemon's roots, their state and counts (also for status bars).",
         discussion: """
-            Formats: text, json, waybar (return-type json: text, tooltip, class, percentage), i3bar (one \
-            JSON block), polybar (%{F…} colours), tmux (#[fg=…] styles), or a template with named \
+            Formats: text, json, waybar (return-type json: text, tooltip, class, percentage), i3bar (the \
+            i3bar protocol for i3bar's and swaybar's status_command: a header, then an endless array; \
+            use it with --follow), i3blocks (one JSON block a line, for format=json), polybar (%{F…} colours), tmux (#[fg=…] styles), or a template with named \
             fields in braces: errors, warnings, infos, roots, files, generation, state, text, \
             percentage (e.g. '{errors}E {warnings}W'; '{{' for a brace). The state is one of ok, \
             warning, error, degraded (a root scanning or degraded, or a rule module that failed to \
@@ -22,7 +23,7 @@ struct StatusCommand: ParsableCommand {
             answers and never exits on its own. See docs/status-bars.md.
             """)
     @OptionGroup var client: ClientOptions
-    @Option(help: "text, json, waybar, i3bar, polybar, tmux, or a template such as '{errors}E {warnings}W'.")
+    @Option(help: "text, json, waybar, i3bar, i3blocks, polybar, tmux, or a template such as '{errors}E {warnings}W'.")
     var format = "text"
     @Flag(help: "Print a new line each time the state changes (for tail-style bar modules).") var follow = false
 
@@ -44,14 +45,17 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let style = try style()
+        if case .bar(let bar) = style { bar.preamble.forEach(emit) }
         if follow {
+            var first = true
             StatusFollower(socket: client.path).run { state, status in
                 switch style {
                 case .text:
                     emit("reswatch: \(state.level.rawValue): \(state.text)" + (status.map { " (generation \($0.generation))" } ?? ""))
                 case .json: emit(status.map(Self.compactJSON) ?? "{\"state\":\"down\"}")
-                case .bar(let bar): emit(bar.line(state))
+                case .bar(let bar): emit(bar.line(state, first: first))
                 }
+                first = false
             }
         }
         switch style {

@@ -149,7 +149,7 @@ struct ReportFormatTests {
         let set = "Examples/SampleApp/SampleApp/Assets.xcassets"
         #expect(
             result.stdout.split(separator: "\n").map(String.init) == [
-                "::error file=\(set)/AppIcon.appiconset/Contents.json,line=97,col=7,title=icon.file-missing::Contents.json names Icon-ipad-83.5@2x.png for the ipad 83.5@2x slot, but the file is not in AppIcon.appiconset (a required slot: App Store Connect rejects a build without it)",
+                "::error file=\(set)/AppIcon.appiconset/Contents.json,line=97,col=7,title=icon.file-missing (ITMS-90023)::Contents.json names Icon-ipad-83.5@2x.png for the ipad 83.5@2x slot, but the file is not in AppIcon.appiconset (a required slot: App Store Connect rejects a build without it)",
                 "::error file=\(set)/AppIcon.appiconset/Icon-ios-marketing-1024@1x.png,title=icon.marketing-alpha (ITMS-90717)::App Store icon Icon-ios-marketing-1024@1x.png has an alpha channel (colour type 6, although every pixel is opaque)",
                 "::error file=\(set)/AppIcon.appiconset/Icon-iphone-60@2x.png,title=icon.size-mismatch::Icon-iphone-60@2x.png is 121x120 but should be 120x120 (iphone 60@2x)",
                 "::warning file=\(set)/AppIcon.appiconset/Icon-old-57.png,title=icon.unassigned::Icon-old-57.png is in AppIcon.appiconset but Contents.json does not assign it to a slot",

@@ -61,7 +61,7 @@ import Testing
     @Test func oneShotWithoutADaemon() throws {
         let dir = try TempTree()
         let socket = dir.path + "/none.sock"
-        for format in ["waybar", "i3bar", "polybar", "tmux", "{state}"] {
+        for format in ["waybar", "i3bar", "i3blocks", "polybar", "tmux", "{state}"] {
             let r = try runCommand(Repo.binary, ["status", "--socket", socket, "--format", format])
             #expect(r.status == 0, "\(format): \(r.stderr)")
             #expect(r.stdout.contains("down"), "\(format): \(r.stdout)")
@@ -86,8 +86,16 @@ import Testing
         let waybar = try JSONSerialization.jsonObject(with: Data(try run("waybar").utf8)) as? [String: Any]
         #expect(waybar?["class"] as? String == "error" && waybar?["text"] as? String == "1E 0W")
         #expect((waybar?["tooltip"] as? String)?.contains(tree.path) == true)
-        let i3 = try JSONSerialization.jsonObject(with: Data(try run("i3bar").utf8)) as? [String: Any]
+        let i3 = try JSONSerialization.jsonObject(with: Data(try run("i3blocks").utf8)) as? [String: Any]
         #expect(i3?["full_text"] as? String == "reswatch 1E 0W" && i3?["urgent"] as? Bool == true)
+        // The i3bar protocol, as i3bar or swaybar read a status_command: header, "[", then one
+        // array per state; closing the endless array makes it a JSON document.
+        let follow = try LineProcess(Repo.binary, ["status", "--follow", "--socket", daemon.socket, "--format", "i3bar"])
+        defer { follow.stop() }
+        let lines = [follow.nextLine(), follow.nextLine(), follow.nextLine()].compactMap { $0 }
+        #expect(lines.count == 3 && lines[0] == "{\"version\":1}" && lines[1] == "[", "\(lines)")
+        let states = try JSONSerialization.jsonObject(with: Data(("[" + (lines.last ?? "") + "]").utf8)) as? [[[String: Any]]]
+        #expect(states?.first?.first?["full_text"] as? String == "reswatch 1E 0W")
         #expect(try run("polybar") == "%{F#ff4444}1E 0W%{F-}")
         #expect(try run("tmux") == "#[fg=#ff4444]1E 0W#[default]")
         #expect(try run("{errors}/{warnings}/{infos} {roots} {state}") == "1/0/1 1 error")

@@ -53,13 +53,13 @@ import Testing
 
     /// One block of the i3bar protocol (i3bar-protocol(7) "Blocks in detail"): full_text is
     /// required; color is #RRGGBB; urgent is a boolean; no key outside the documented set.
-    @Test func i3bar() throws {
+    @Test func i3blocks() throws {
         let documented: Set<String> = [
             "full_text", "short_text", "color", "background", "border", "min_width", "align", "urgent", "name", "instance",
             "separator", "separator_block_width", "markup",
         ]
         for state in Self.states {
-            let line = BarFormat.i3bar.line(state)
+            let line = BarFormat.i3blocks.line(state)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(Set(object.keys).isSubset(of: documented))
             #expect((object["full_text"] as? String)?.isEmpty == false)
@@ -67,6 +67,20 @@ import Testing
             #expect(color.wholeMatch(of: /#[0-9a-f]{6}/) != nil)
             #expect(object["urgent"] as? Bool == (state.level == .error))
         }
+    }
+
+    /// The i3bar protocol (i3bar-protocol(7)): a header with "version", then an endless array whose
+    /// elements are arrays of blocks; every line after the first array starts with a comma.
+    @Test func i3barProtocol() throws {
+        let format = BarFormat.i3bar
+        #expect(format.preamble == ["{\"version\":1}", "["])
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(format.preamble[0].utf8)) as? [String: Any])
+        #expect(header["version"] as? Int == 1)
+        var stream = format.preamble[1]
+        for (i, state) in Self.states.enumerated() { stream += "\n" + format.line(state, first: i == 0) }
+        let closed = try #require(try JSONSerialization.jsonObject(with: Data((stream + "]").utf8)) as? [[[String: Any]]])
+        #expect(closed.count == Self.states.count && closed.allSatisfy { $0.count == 1 && $0[0]["name"] as? String == "reswatch" })
+        #expect(format.line(Self.states[0], first: false).hasPrefix(",["))
     }
 
     /// polybar's format tags: %{F#rrggbb} … %{F-}, balanced, nothing else that polybar parses.

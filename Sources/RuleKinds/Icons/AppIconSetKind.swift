@@ -52,6 +52,13 @@ public struct AppIconSetKind: RuleKind {
         id: "icon.file-missing", severity: .error, summary: "Contents.json names a file that is not in the set folder.",
         rationale: "actool fails (\"The app icon set … has an unassigned child\" / missing file) and the slot is empty in the build.",
         fix: "Add the file, or fix the \"filename\" in Contents.json.")
+    /// icon.file-missing for a required slot, carrying the code App Store Connect rejects the
+    /// empty slot with (ITMS-90022 iPhone, -90023 iPad, -90704 the App Store icon).
+    static func fileMissing(code: String?) -> RuleInfo {
+        RuleInfo(
+            id: fileMissing.id, severity: fileMissing.severity, code: code, summary: fileMissing.summary,
+            rationale: fileMissing.rationale, fix: fileMissing.fix)
+    }
     public static let unassigned = RuleInfo(
         id: "icon.unassigned", severity: .warning,
         summary: "A file in the set that Contents.json does not name, or an entry that maps to no valid slot.",
@@ -217,8 +224,15 @@ public struct AppIconSetKind: RuleKind {
                             }
                         } ?? false
                     let isMarketingSlot = slot.map { marketingSlots.contains($0) } ?? false
+                    // The code of the rejection the empty slot brings, for a required slot.
+                    let code =
+                        isMarketingSlot
+                        ? AppIconSetKind.marketingMissing.code
+                        : needed
+                            ? slot.flatMap { s in table.rows(for: context.project).first { $0.slots.contains(s) }?.code }
+                                ?? Self.missingRequired.code : nil
                     let missing = context.report(
-                        Self.fileMissing, severity: needed || isMarketingSlot ? .error : .warning,
+                        Self.fileMissing(code: code), severity: needed || isMarketingSlot ? .error : .warning,
                         path: RelativePath.join(subject.path, named), line: entry.line,
                         message:
                             "Contents.json names \(named) for the \(slotName) slot, but the file is not in \(setName)"
