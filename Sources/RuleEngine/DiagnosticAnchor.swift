@@ -13,8 +13,21 @@ struct DiagnosticAnchor {
     let isFile: (String) -> Bool
     /// A directory's entries (empty when it is not one).
     let list: (String) -> [DirectoryEntry]
-    /// A file's bytes for a line lookup.
-    let read: (String) -> [UInt8]?
+    /// A file's text for a line lookup, indexed once per evaluation (the caller caches it): many
+    /// findings in one large file cost a lookup each.
+    let text: (String) -> TextIndex?
+
+    init(isFile: @escaping (String) -> Bool, list: @escaping (String) -> [DirectoryEntry], text: @escaping (String) -> TextIndex?) {
+        self.isFile = isFile
+        self.list = list
+        self.text = text
+    }
+
+    /// Over plain reads, each file indexed once for this anchor.
+    init(isFile: @escaping (String) -> Bool, list: @escaping (String) -> [DirectoryEntry], read: @escaping (String) -> [UInt8]?) {
+        let cache = TextIndexCache(read: read)
+        self.init(isFile: isFile, list: list, text: cache.index)
+    }
 
     struct Location: Equatable {
         var path: String
@@ -39,39 +52,37 @@ struct DiagnosticAnchor {
         if let entry = setEntry(using: result.path) { result.relatedLocations.append(entry) }
         // A text file: the finding has a line and a column (the key's, the entry's, the setting's,
         // else the file's first line: a finding about the whole file).
-        guard TextDocument.mayBeText(result.path), let bytes = read(result.path), TextDocument.isText(bytes) else { return result }
+        guard TextDocument.mayBeText(result.path), let index = text(result.path), index.isText else { return result }
         if result.line == nil {
-            let place = position(in: bytes, path: result.path, message: message, key: key)
+            let place = position(in: index, path: result.path, message: message, key: key)
             result.line = place.line
             result.column = place.column
             result.hint = place.hint
         }
-        if result.column == nil, let line = result.line { result.column = TextLines.firstColumn(in: bytes, line: line) }
+        if result.column == nil, let line = result.line { result.column = index.firstColumn(line: line) }
         return result
     }
 
     /// The position of a finding in a text file that the rule gave no line for.
-    private func position(in bytes: [UInt8], path: String, message: String, key: String?) -> (line: Int, column: Int, hint: String?) {
+    private func position(in index: TextIndex, path: String, message: String, key: String?) -> (line: Int, column: Int, hint: String?) {
         let name = RelativePath.name(path)
-        let start = TextLines.firstContentPosition(in: bytes)
+        let start = index.firstContent
         if name.hasSuffix(".plist") || name.hasSuffix(".xcprivacy") || name.hasSuffix(".entitlements") {
-            return TextLines.plistPosition(in: bytes, mentionedIn: message, key: key) ?? (start.line, start.column, nil)
+            return index.plistPosition(mentionedIn: message, key: key) ?? (start.line, start.column, nil)
         }
         if name == "Contents.json" {
             // A finding about the set (a slot with no image, no App Store icon): the "images" list,
             // where an entry goes.
-            if let images = TextLines.firstPosition(in: bytes, containing: ["\"images\""]) { return (images.line, images.column, nil) }
+            if let images = index.jsonString("images") { return (images.line, images.column, nil) }
         }
         if name == "project.pbxproj" {
-            if let line = TextLines.settingLine(in: bytes, mentionedIn: message) {
-                return (line, TextLines.firstColumn(in: bytes, line: line), nil)
-            }
-            if let target = TextLines.quotedTarget(in: message), let line = TextLines.pbxprojLine(in: bytes, naming: target) {
-                return (line, TextLines.firstColumn(in: bytes, line: line), nil)
+            if let line = index.settingLine(mentionedIn: message) { return (line, index.firstColumn(line: line), nil) }
+            if let target = TextLines.quotedTarget(in: message), let line = index.pbxprojLine(naming: target) {
+                return (line, index.firstColumn(line: line), nil)
             }
         }
         if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
-            if let at = TextLines.yamlKeyPosition(in: bytes, mentionedIn: message) { return (at.line, at.column, nil) }
+            if let at = index.yamlKeyPosition(mentionedIn: message) { return (at.line, at.column, nil) }
         }
         return (start.line, start.column, nil)
     }
@@ -91,13 +102,12 @@ struct DiagnosticAnchor {
         } else {
             return nil
         }
-        guard name != "Contents.json", declaring != path, isFile(declaring), let bytes = read(declaring) else { return nil }
-        let quoted = "\"" + TextLines.jsonEscaped(name) + "\""
-        if let at = TextLines.firstPosition(in: bytes, containing: [quoted]) {
+        guard name != "Contents.json", declaring != path, isFile(declaring), let index = text(declaring) else { return nil }
+        if let at = index.jsonString(TextLines.jsonEscaped(name)) {
             return RelatedLocation(
                 path: declaring, line: at.line, column: at.column, message: "the \(RelativePath.name(declaring)) entry that uses \(name)")
         }
-        let at = TextLines.firstPosition(in: bytes, containing: ["\"images\"", "\"groups\""]) ?? TextLines.firstContentPosition(in: bytes)
+        let at = index.jsonString("images") ?? index.jsonString("groups") ?? index.firstContent
         return RelatedLocation(
             path: declaring, line: at.line, column: at.column, message: "\(RelativePath.name(declaring)), which names no entry for \(name)")
     }
@@ -120,11 +130,10 @@ struct DiagnosticAnchor {
                     if folder == path, let first = firstFile(in: folder) { return (first, nil) }
                     continue
                 }
-                if let entry = location.line, path != folder, let bytes = read(contents),
-                    let named = TextLines.firstLine(in: bytes, containing: ["\"\(RelativePath.name(path))\""], from: entry),
-                    named - entry < 16
+                if let entry = location.line, path != folder, let index = text(contents),
+                    let named = index.firstPosition(containing: ["\"\(RelativePath.name(path))\""], from: entry, within: 16)
                 {
-                    return (contents, named)
+                    return (contents, named.line)
                 }
                 return (contents, location.line)
             }
@@ -140,8 +149,8 @@ struct DiagnosticAnchor {
             // A finding about the project: the line of the build setting it names, if any.
             let line =
                 path == projectDirectory
-                ? read(pbxproj).flatMap { TextLines.settingLine(in: $0, mentionedIn: message) }
-                : read(pbxproj).flatMap { TextLines.pbxprojLine(in: $0, naming: RelativePath.name(path)) }
+                ? text(pbxproj).flatMap { $0.settingLine(mentionedIn: message) }
+                : text(pbxproj).flatMap { $0.pbxprojLine(naming: RelativePath.name(path)) }
             return (pbxproj, line)
         }
         for name in [".reswatch.yaml", "project.yml", "Project.swift", "Info.plist"] {
@@ -152,83 +161,94 @@ struct DiagnosticAnchor {
     }
 }
 
-/// Line lookups in the text of the files findings are anchored to.
+/// Finding places in text: the searches the anchor makes, on an indexed file.
+extension TextIndex {
+    /// The line of a pbxproj that declares a file, folder or target (`ID /* NAME */ = {`), else the
+    /// first that names it: its comment or a setting whose value it is (`path = NAME;`).
+    func pbxprojLine(naming name: String) -> Int? {
+        guard !name.isEmpty else { return nil }
+        return firstPosition(containing: ["/* \(name) */ = {"])?.line
+            ?? firstPosition(containing: ["/* \(name) */", "= \(name);", "= \"\(name)\";"])?.line
+    }
+
+    /// The line that sets the first build setting (`INFOPLIST_FILE`) the message names; where the
+    /// message also names a path, the line that sets it to that file's name is preferred.
+    func settingLine(mentionedIn message: String) -> Int? {
+        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "/" || $0 == "." || $0 == "-") }
+        let names = words.filter { $0.contains("/") }.map { String($0.split(separator: "/").last ?? "") }
+        for word in words where word.count >= 6 && word.contains("_") && word.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) {
+            for name in names where !name.isEmpty {
+                if let at = firstPosition(containing: ["\(word) = \(name);", "\(word) = \"\(name)\";"]) { return at.line }
+            }
+            if let at = firstPosition(containing: ["\(word) = "]) { return at.line }
+        }
+        return nil
+    }
+
+    /// In a YAML file: the first key the message names as a key (`info-plist:`), where the file
+    /// has it at the start of a line.
+    func yamlKeyPosition(mentionedIn message: String) -> Position? {
+        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }.map(String.init)
+        for word in words where word.count >= 2 && message.contains(word + ":") {
+            for line in 1...lineCount {
+                let text = String(
+                    decoding: bytes[lineStarts[line - 1]..<(line < lineCount ? lineStarts[line] : bytes.count)], as: UTF8.self)
+                let indent = text.prefix { $0 == " " || $0 == "\t" || $0 == "-" }
+                if text.dropFirst(indent.count).hasPrefix(word + ":") { return (line, indent.utf16.count + 1) }
+            }
+        }
+        return nil
+    }
+
+    /// An XML plist (not binary, not OpenStep).
+    var isXMLPlist: Bool {
+        let head = bytes.prefix(64).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        return head.first == UInt8(ascii: "<")
+    }
+
+    /// The position of the key a finding is about (`key`, else the first key the message names)
+    /// and, when the message quotes a value (`"Icon.png"`), of that value at or after the key; for
+    /// a key the file lacks (`key`, or a message that says "no KEY"), the top-level `<dict>` and a
+    /// hint that says where to add it. Nil for a plist that is not XML.
+    func plistPosition(mentionedIn message: String, key: String?) -> (line: Int, column: Int, hint: String?)? {
+        guard isXMLPlist else { return nil }
+        if let at = keyPosition(mentionedIn: message, key: key) { return (at.line, at.column, nil) }
+        guard let dict = firstPosition(containing: ["<dict>", "<dict/>"]) else { return nil }
+        let missing = key ?? TextLines.missingKey(in: message)
+        return (dict.line, dict.column, missing.map { "add <key>\($0)</key> to the top-level <dict> at line \(dict.line)" })
+    }
+
+    private func keyPosition(mentionedIn message: String, key: String?) -> Position? {
+        let words: [Substring] =
+            key.map { [$0[...]] }
+            ?? message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "~" || $0 == "-") }.filter {
+                $0.first?.isUppercase == true && $0.count >= 6
+            }
+        for word in words {
+            guard let keyAt = plistKey(String(word)) else { continue }
+            for value in TextLines.quoted(message) {
+                if let valueAt = firstPosition(containing: ["<string>\(value)</string>"], from: keyAt.line) { return valueAt }
+            }
+            return keyAt
+        }
+        return nil
+    }
+}
+
+/// Line lookups in the text of the files findings are anchored to, on plain bytes (for callers
+/// that place one finding; the anchor itself works on a `TextIndex`).
 public enum TextLines {
     /// The 1-based line of the first line that contains any of `needles`.
     public static func firstLine(in bytes: [UInt8], containing needles: [String], from start: Int = 1) -> Int? {
-        firstPosition(in: bytes, containing: needles, from: start)?.line
+        TextIndex(bytes).firstPosition(containing: needles, from: start)?.line
     }
 
-    /// The line and column (1-based, UTF-16 code units) where the first line that contains any of
-    /// `needles` contains the earliest of them.
-    public static func firstPosition(in bytes: [UInt8], containing needles: [String], from start: Int = 1) -> (line: Int, column: Int)? {
-        let patterns = needles.map { Array($0.utf8) }.filter { !$0.isEmpty }
-        var line = 1
-        var lineStart = 0
-        var i = 0
-        while i <= bytes.count {
-            if i == bytes.count || bytes[i] == UInt8(ascii: "\n") {
-                if line >= start {
-                    let slice = bytes[lineStart..<i]
-                    let hits = patterns.compactMap { offset(of: $0, in: slice) }
-                    if let hit = hits.min() { return (line, column(in: bytes, lineStart: lineStart, offset: hit)) }
-                }
-                line += 1
-                lineStart = i + 1
-            }
-            i += 1
-        }
-        return nil
-    }
-
-    /// The column of the first character on `line` that is not blank (1 for a blank line).
-    public static func firstColumn(in bytes: [UInt8], line: Int) -> Int {
-        var current = 1
-        var i = 0
-        while i < bytes.count, current < line {
-            if bytes[i] == UInt8(ascii: "\n") { current += 1 }
-            i += 1
-        }
-        let lineStart = i
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-        if i == bytes.count || bytes[i] == UInt8(ascii: "\n") || bytes[i] == UInt8(ascii: "\r") { return 1 }
-        return column(in: bytes, lineStart: lineStart, offset: i)
-    }
-
-    /// The first character of the document that is not blank (past a byte-order mark): where a
-    /// finding about the whole file is shown.
-    public static func firstContentPosition(in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var lineStart = 0
-        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while i < bytes.count {
-            switch bytes[i] {
-            case UInt8(ascii: "\n"):
-                line += 1
-                lineStart = i + 1
-            case 0x20, 0x09, 0x0D: break
-            default: return (line, column(in: bytes, lineStart: lineStart, offset: i))
-            }
-            i += 1
-        }
-        return (1, 1)
-    }
-
-    /// 1-based UTF-16 column of the byte at `offset` on the line starting at `lineStart` (a byte-order
-    /// mark at the file's start is no character of the line).
-    static func column(in bytes: [UInt8], lineStart: Int, offset: Int) -> Int {
-        let from = lineStart == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? min(3, offset) : lineStart
-        return String(decoding: bytes[from..<offset], as: UTF8.self).utf16.count + 1
-    }
-
-    private static func offset(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var i = haystack.startIndex
-        while i + needle.count <= haystack.endIndex {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
-        }
-        return nil
+    /// For an XML plist: the line of the key the message names (and of the value it quotes).
+    /// Binary plists have no lines: nil.
+    public static func plistLine(in bytes: [UInt8], mentionedIn message: String) -> Int? {
+        let index = TextIndex(bytes)
+        guard index.isXMLPlist else { return nil }
+        return index.plistPosition(mentionedIn: message, key: nil).flatMap { $0.hint == nil ? $0.line : nil }
     }
 
     /// A name as it is written inside a JSON string.
@@ -238,7 +258,6 @@ public enum TextLines {
             switch c {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "/": out += "/"
             default: out.unicodeScalars.append(c)
             }
         }
@@ -253,79 +272,6 @@ public enum TextLines {
         return name.isEmpty ? nil : String(name)
     }
 
-    /// In a YAML file: the line of the first key the message names as a key (`info-plist:`), where
-    /// the file has it at the start of a line.
-    static func yamlKeyPosition(in bytes: [UInt8], mentionedIn message: String) -> (line: Int, column: Int)? {
-        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == ".") }.map(String.init)
-        for word in words where word.count >= 2 && message.contains(word + ":") {
-            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            for (i, text) in lines.enumerated() {
-                let indent = text.prefix { $0 == " " || $0 == "\t" || $0 == "-" }
-                if text.dropFirst(indent.count).hasPrefix(word + ":") { return (i + 1, indent.utf16.count + 1) }
-            }
-        }
-        return nil
-    }
-
-    /// The line of a pbxproj that declares a file, folder or target (`ID /* NAME */ = {`), else the first that names it: its comment or a setting whose value it is (`path = NAME;`).
-    public static func pbxprojLine(in bytes: [UInt8], naming name: String) -> Int? {
-        guard !name.isEmpty else { return nil }
-        // Its declaration (`ID /* NAME */ = {`) first; else the first line that mentions it.
-        return firstLine(in: bytes, containing: ["/* \(name) */ = {"])
-            ?? firstLine(in: bytes, containing: ["/* \(name) */", "= \(name);", "= \"\(name)\";"])
-    }
-
-    /// The line that sets the first build setting (`INFOPLIST_FILE`) the message names; where the
-    /// message also names a path, the line that sets it to that file's name is preferred.
-    public static func settingLine(in bytes: [UInt8], mentionedIn message: String) -> Int? {
-        let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "/" || $0 == "." || $0 == "-") }
-        let names = words.filter { $0.contains("/") }.map { String($0.split(separator: "/").last ?? "") }
-        for word in words where word.count >= 6 && word.contains("_") && word.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) {
-            for name in names where !name.isEmpty {
-                if let line = firstLine(in: bytes, containing: ["\(word) = \(name);", "\(word) = \"\(name)\";"]) { return line }
-            }
-            if let line = firstLine(in: bytes, containing: ["\(word) = "]) { return line }
-        }
-        return nil
-    }
-
-    /// For an XML plist: the line of the first `<key>` the message names and, when the message
-    /// quotes a value (`"Icon.png"`), the line of that value at or after the key. Binary plists
-    /// have no lines: nil.
-    public static func plistLine(in bytes: [UInt8], mentionedIn message: String) -> Int? {
-        guard isXML(bytes) else { return nil }
-        return keyPosition(in: bytes, mentionedIn: message, key: nil)?.line
-    }
-
-    /// The position of the key a finding is about (`key`, else the first key the message names);
-    /// for a key the file lacks (`key`, or a message that says "no KEY"), the top-level `<dict>`
-    /// and a hint that says where to add it. Nil for a plist that is not XML.
-    public static func plistPosition(in bytes: [UInt8], mentionedIn message: String, key: String?) -> (
-        line: Int, column: Int, hint: String?
-    )? {
-        guard isXML(bytes) else { return nil }
-        if let at = keyPosition(in: bytes, mentionedIn: message, key: key) { return (at.line, at.column, nil) }
-        guard let dict = firstPosition(in: bytes, containing: ["<dict>", "<dict/>"]) else { return nil }
-        let missing = key ?? missingKey(in: message)
-        return (dict.line, dict.column, missing.map { "add <key>\($0)</key> to the top-level <dict> at line \(dict.line)" })
-    }
-
-    private static func keyPosition(in bytes: [UInt8], mentionedIn message: String, key: String?) -> (line: Int, column: Int)? {
-        let words: [Substring] =
-            key.map { [$0[...]] }
-            ?? message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "~" || $0 == "-") }.filter {
-                $0.first?.isUppercase == true && $0.count >= 6
-            }
-        for word in words {
-            guard let keyAt = firstPosition(in: bytes, containing: ["<key>\(word)</key>"]) else { continue }
-            for value in quoted(message) {
-                if let valueAt = firstPosition(in: bytes, containing: ["<string>\(value)</string>"], from: keyAt.line) { return valueAt }
-            }
-            return keyAt
-        }
-        return nil
-    }
-
     /// A key a message says is missing ("has no UIRequiredDeviceCapabilities").
     static func missingKey(in message: String) -> String? {
         let words = message.split { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "~") }
@@ -336,15 +282,25 @@ public enum TextLines {
         return nil
     }
 
-    private static func isXML(_ bytes: [UInt8]) -> Bool {
-        let head = bytes.prefix(64).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
-        return head.first == UInt8(ascii: "<")
-    }
-
     /// The "quoted" parts of a message.
-    private static func quoted(_ message: String) -> [String] {
+    static func quoted(_ message: String) -> [String] {
         let parts = message.split(separator: "\"", omittingEmptySubsequences: false)
         return stride(from: 1, to: parts.count - 1, by: 2).map { String(parts[$0]) }.filter { !$0.isEmpty && !$0.contains("<") }
+    }
+}
+
+/// Text indexes of the files one evaluation's findings are placed in, each built once.
+final class TextIndexCache {
+    private let read: (String) -> [UInt8]?
+    private var indexes: [String: TextIndex?] = [:]
+
+    init(read: @escaping (String) -> [UInt8]?) { self.read = read }
+
+    func index(_ path: String) -> TextIndex? {
+        if let cached = indexes[path] { return cached }
+        let index = read(path).map(TextIndex.init)
+        indexes[path] = index
+        return index
     }
 }
 
@@ -363,6 +319,6 @@ enum TextDocument {
 
     /// From the bytes: no NUL in the first 8 KiB, and not a binary plist.
     static func isText(_ bytes: [UInt8]) -> Bool {
-        !bytes.starts(with: Array("bplist".utf8)) && !bytes.prefix(8192).contains(0)
+        !bytes.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) && !bytes.prefix(8192).contains(0)  // "bplist"
     }
 }

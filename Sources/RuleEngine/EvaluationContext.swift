@@ -23,6 +23,8 @@ public final class EvaluationContext: ProjectFileAccess {
     /// Findings folded into a cause (one cause, one finding): the cause's own message and what
     /// follows from it, by the cause's index in `diagnostics`.
     private var folded: [Int: (message: String, consequences: [String])] = [:]
+    /// The files findings are placed in, read and indexed once for this evaluation.
+    private lazy var textIndexes = TextIndexCache { [unowned self] in try? self.read($0).get() }
 
     init(
         root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
@@ -158,7 +160,7 @@ public final class EvaluationContext: ProjectFileAccess {
             isFile: {
                 self.inputs.insert(.file($0)); return self.tree.isFile($0)
             },
-            list: { (try? self.list($0).get()) ?? [] }, read: { try? self.read($0).get() })
+            list: { (try? self.list($0).get()) ?? [] }, text: textIndexes.index)
         let at = anchor.anchor(
             .init(path: target, line: line, related: related), projectDirectory: project.directory, message: message, key: key)
         diagnostics.append(

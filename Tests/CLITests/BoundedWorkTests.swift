@@ -19,6 +19,27 @@ import Testing
         #expect(result.stdout.contains("expands to more than 1000000 values"), "\(result.stdout)")
     }
 
+    /// Placing findings costs a lookup each: a Contents.json naming 20,000 missing files (2 MB)
+    /// took over ten minutes when every finding scanned the file for its line and column.
+    @Test func manyFindingsInOneLargeFileArePlacedWithoutRescanningIt() throws {
+        let entries = (0..<20_000).map {
+            "    {\n      \"filename\" : \"f\($0).png\",\n      \"idiom\" : \"iphone\",\n      \"scale\" : \"2x\",\n      \"size\" : \"60x60\"\n    }"
+        }
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            "App/Assets.xcassets/AppIcon.appiconset/Contents.json": .text(
+                "{\n  \"images\" : [\n" + entries.joined(separator: ",\n") + "\n  ]\n}\n"),
+        ])
+        let result = try runCommand("/usr/bin/timeout", ["60", Repo.binary, "check", "--format", "json", tree.path])
+        #expect(result.status == 1, "exit \(result.status) (124: it ran away)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let missing = (object["diagnostics"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "icon.file-missing" }
+        #expect(missing.count == 20_000)
+        // Entry i starts on line 3 + 6i; its "filename" is the next line, at column 7.
+        let last = try #require(missing.first { ($0["message"] as? String)?.hasPrefix("Contents.json names f19999.png ") == true })
+        #expect(last["line"] as? Int == 4 + 6 * 19_999 && last["column"] as? Int == 7)
+    }
+
     /// Found by `make fuzz`: Foundation crashes bridging a set of dictionaries (SIGSEGV).
     @Test func aBinaryPlistHoldingASetIsAFindingNotACrash() throws {
         let tree = try TempTree([

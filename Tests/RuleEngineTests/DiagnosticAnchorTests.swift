@@ -120,9 +120,9 @@ import Testing
     @Test func columnsCountUTF16CodeUnitsAfterAByteOrderMark() throws {
         let json = "\u{FEFF}{\n  \"name\" : \"é😀\", \"filename\" : \"x.png\"\n}\n"
         let bytes = Array(json.utf8)
-        let at = try #require(TextLines.firstPosition(in: bytes, containing: ["\"filename\""]))
+        let at = try #require(TextIndex(bytes).firstPosition(containing: ["\"filename\""]))
         #expect(at.line == 2 && at.column == 19, "2 spaces, \"name\" : \"é😀\", : é is 1 unit, 😀 is 2")
-        #expect(TextLines.firstContentPosition(in: bytes).line == 1 && TextLines.firstContentPosition(in: bytes).column == 1)
+        #expect(TextIndex(bytes).firstContent.line == 1 && TextIndex(bytes).firstContent.column == 1)
     }
 
     @Test func anImageInASetNamesTheEntryThatUsesIt() throws {
