@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "ShippedRules", plugins: ["EmbedShippedRules"]),
         .target(name: "RuleKinds", dependencies: ["RuleEngine", "ImageFacts", "ProjectModel", "ShippedRules"]),
         .target(name: "Reporting", dependencies: ["RuleEngine"]),
+        // `reswatch fix`: repairs planned from findings, carried out atomically with a journal.
+        .target(name: "Repair", dependencies: ["Findings", "ProjectModel", "ImageFacts", "SystemCalls", "RuleEngine", "RuleKinds"]),
         // Only the watcher imports libinotifytools; all its calls happen on one thread.
         .target(name: "Watcher", dependencies: ["CInotifyTools", "SystemCalls"]),
         // JSON-RPC messages shared by the daemon's server and the command-line clients.
@@ -69,7 +71,7 @@ let package = Package(
         .target(
             name: "LanguageServer",
             dependencies: [
-                "ReswatchProtocol", "Reporting", "ImageFacts", "ProjectModel", "SystemCalls",
+                "ReswatchProtocol", "Reporting", "ImageFacts", "ProjectModel", "SystemCalls", "Repair",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -101,7 +103,7 @@ let package = Package(
             name: "reswatch",
             dependencies: [
                 "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol", "StatusBar", "LanguageServer",
-                "ProjectModel",
+                "ProjectModel", "Repair",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

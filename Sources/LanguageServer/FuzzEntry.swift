@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOExtras
+import Repair
 import ReswatchProtocol
 
 /// The language server's readers of hostile input, for the fuzz targets: the Content-Length

@@ -220,10 +220,8 @@ public actor LanguageServer {
             guard lsp["source"]?.string == "reswatch", let rule = lsp["code"]?.string, CodeActions.fixable.contains(rule) else { continue }
             let line = lsp["range"]?["start"]?["line"]?.int.map { $0 + 1 }
             // The finding as the daemon sent it (the client may have cut the message).
-            let finding = findings[path]?.first { $0.rule == rule && ($0.line ?? 1) == (line ?? 1) }
-            for action in CodeActions.actions(rule: rule, path: path, line: finding?.line ?? line, message: finding?.message ?? "") {
-                out.append(CodeActions.lsp(action, diagnostic: lsp))
-            }
+            guard let finding = findings[path]?.first(where: { $0.rule == rule && ($0.line ?? 1) == (line ?? 1) }) else { continue }
+            for action in CodeActions.actions(for: finding) { out.append(CodeActions.lsp(action, diagnostic: lsp)) }
         }
         return .array(out)
     }

@@ -284,6 +284,46 @@ public enum FileSystem {
         }
     }
 
+    /// Writes `bytes` to `path` so that a crash at any moment leaves the old file or the new one,
+    /// never part of either: a new temporary file in the same folder, written and `fsync`ed, then
+    /// `rename`d over the path, then the folder `fsync`ed. The temporary is created with
+    /// `O_EXCL | O_NOFOLLOW`: a file or link someone put there is never written through.
+    public static func writeDurably(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) throws(SystemError) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let temporary = path + ".reswatch-tmp-\(getpid())"
+        let fd = try retryingEINTR("open", temporary) {
+            FileName.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) }
+        }
+        _ = fchmod(fd, mode_t(mode))
+        do throws(SystemError) {
+            try writeAll(fd, bytes, path: temporary)
+            if fsync(fd) != 0 { throw SystemError(call: "fsync", path: temporary, errno: errno) }
+        } catch {
+            close(fd)
+            _ = removeFile(temporary)
+            throw error
+        }
+        close(fd)
+        do throws(SystemError) { try renameFile(temporary, path) } catch {
+            _ = removeFile(temporary)
+            throw error
+        }
+        syncDirectory(folder)
+    }
+
+    /// `rename` (atomic within one file system).
+    public static func renameFile(_ from: String, _ to: String) throws(SystemError) {
+        _ = try retryingEINTR("rename", to) { FileName.withCString(from) { f in FileName.withCString(to) { rename(f, $0) } } }
+    }
+
+    /// `fsync` of a folder, so a rename or a new name in it survives a crash (best effort).
+    public static func syncDirectory(_ path: String) {
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
     /// `unlink`; false when it could not (the reason is rarely needed: the file may be gone already).
     @discardableResult
     public static func removeFile(_ path: String) -> Bool { FileName.withCString(path) { unlink($0) } == 0 }

@@ -13,7 +13,7 @@ struct Reswatch: AsyncParsableCommand {
             """,
         version: ReswatchVersion.string,
         subcommands: [
-            CheckCommand.self, DaemonCommand.self, StatusCommand.self, DiagnosticsCommand.self, SubscribeCommand.self,
+            CheckCommand.self, FixCommand.self, DaemonCommand.self, StatusCommand.self, DiagnosticsCommand.self, SubscribeCommand.self,
             SyncCommand.self, WatchCommand.self, RecheckCommand.self, ShutdownCommand.self, RulesCommand.self, LSPCommand.self,
             MetricsCommand.self,
         ]

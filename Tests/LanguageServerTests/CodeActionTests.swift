@@ -1,17 +1,26 @@
+import Findings
 import Foundation
 import RuleEngine
 import TestSupport
 import Testing
 
 @testable import LanguageServer
+@testable import Repair
 
 /// Each quick fix applied to a real file gives the file a user would write by hand, and is not
 /// offered where the repair is not mechanical.
 @Suite struct CodeActionTests {
     func apply(_ action: CodeActions.Action) throws -> String {
-        var bytes = try #require(CodeActions.read(action.edit.path))
-        bytes.replaceSubrange(action.edit.start..<action.edit.end, with: Array(action.edit.newText.utf8))
+        let edit = try #require(action.edits.first)
+        #expect(action.edits.count == 1 && action.edits.allSatisfy { $0.path == edit.path })
+        var bytes = try #require(CodeActions.read(edit.path))
+        bytes.replaceSubrange(edit.start..<edit.end, with: Array(edit.newText.utf8))
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A finding as the daemon sends it, on `path` under the tree.
+    func finding(_ rule: String, _ tree: TempTree, _ path: String, line: Int? = nil, message: String = "") -> Diagnostic {
+        Diagnostic(rule: rule, severity: .warning, root: tree.path, project: "", path: path, line: line, message: message)
     }
 
     static let contents = """
@@ -61,13 +70,13 @@ import Testing
             "S.appiconset/odd.png": .png(PNGSpec(width: 100, height: 100)),
         ])
         let actions = CodeActions.actions(
-            rule: "icon.unassigned", path: tree.path + "/S.appiconset/new.png", line: nil, message: "new.png is in S.appiconset …")
+            for: finding("icon.unassigned", tree, "S.appiconset/new.png", message: "new.png is in S.appiconset …"))
         let action = try #require(actions.first)
         #expect(action.title == "Assign new.png to the iphone 60x60 @3x slot in Contents.json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try apply(action).utf8)) as? [String: Any])
         let images = try #require(json["images"] as? [[String: Any]])
         #expect(images.map { $0["filename"] as? String } == ["a.png", "new.png", "b.png"])
-        #expect(CodeActions.actions(rule: "icon.unassigned", path: tree.path + "/S.appiconset/odd.png", line: nil, message: "").isEmpty)
+        #expect(CodeActions.actions(for: finding("icon.unassigned", tree, "S.appiconset/odd.png")).isEmpty)
     }
 
     @Test func stripTheStoryboardExtension() throws {
@@ -84,8 +93,11 @@ import Testing
 
             """
         let tree = try TempTree(["Info.plist": .text(plist)])
-        let actions = CodeActions.actions(rule: "launch.storyboard-missing", path: tree.path + "/Info.plist", line: nil, message: "")
-        #expect(actions.count == 1, "only the value with an extension")
+        let actions = CodeActions.actions(for: finding("launch.storyboard-missing", tree, "Info.plist"))
+        #expect(actions.count == 1, "one action")
+        #expect(
+            actions.first?.title == "Write UILaunchStoryboardName as \"Launch Screen\" without the extension",
+            "only the value with an extension")
         let fixed = try apply(try #require(actions.first))
         #expect(fixed == plist.replacingOccurrences(of: "Launch Screen.storyboard", with: "Launch Screen"))
         let value = try PropertyListSerialization.propertyList(from: Data(fixed.utf8), format: nil) as? [String: Any]
@@ -95,13 +107,14 @@ import Testing
     @Test func notOfferedWithoutAMechanicalRepair() throws {
         let tree = try TempTree(["S.appiconset/Contents.json": .text("{ \"images\": [ { \"size\": ")])
         #expect(CodeActions.removeEntry(contents: tree.path + "/S.appiconset/Contents.json", line: 1) == nil, "broken JSON: no edit")
-        #expect(CodeActions.actions(rule: "icon.size-mismatch", path: tree.path, line: 1, message: "").isEmpty)
+        #expect(CodeActions.actions(for: finding("icon.size-mismatch", tree, "S.appiconset/Contents.json", line: 1)).isEmpty)
     }
 
     @Test func slotSizes() {
-        #expect(CodeActions.pixels(size: "83.5x83.5", scale: "2x")! == (167, 167))
-        #expect(CodeActions.pixels(size: "1e300x1", scale: "2x") == nil, "a hostile size is no slot, not a trap")
-        #expect(CodeActions.pixels(size: "nanx1", scale: "2x") == nil && CodeActions.pixels(size: "60x60", scale: "x") == nil)
+        #expect(UnassignedFileRepair.pixels(size: "83.5x83.5", scale: "2x")! == (167, 167))
+        #expect(UnassignedFileRepair.pixels(size: "1e300x1", scale: "2x") == nil, "a hostile size is no slot, not a trap")
+        #expect(
+            UnassignedFileRepair.pixels(size: "nanx1", scale: "2x") == nil && UnassignedFileRepair.pixels(size: "60x60", scale: "x") == nil)
     }
 
     @Test func positionsCountUTF16() {
@@ -118,5 +131,22 @@ import Testing
         #expect(DocumentURI.path(of: "file://localhost/a/b/") == "/a/b")
         #expect(DocumentURI.path(of: "https://x/y") == nil && DocumentURI.path(of: "file:///a%2") == nil)
         #expect(DocumentURI.path(of: "file:///a%00b") == nil, "no NUL in a path")
+    }
+
+    /// The repairs of `reswatch fix` are code actions too: CFBundleIconName added to an Info.plist,
+    /// as the one edit that keeps every other byte.
+    @Test func theIconNameIsAddedAsOneEdit() throws {
+        let plist =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n  <key>CFBundleName</key>\n  <string>App</string>\n</dict>\n</plist>\n"
+        let tree = try TempTree(["Info.plist": .text(plist)])
+        let actions = CodeActions.actions(
+            for: finding(
+                "plist.icon-name-missing", tree, "Info.plist",
+                message: "icons come from Brand.appiconset, but Info.plist has no CFBundleIconName"))
+        let action = try #require(actions.first)
+        #expect(action.title == "Add CFBundleIconName = Brand to Info.plist")
+        let edit = try #require(action.edits.first)
+        #expect(edit.start == edit.end && edit.newText == "  <key>CFBundleIconName</key>\n  <string>Brand</string>\n")
+        #expect(try apply(action) == plist.replacingOccurrences(of: "<dict>\n", with: "<dict>\n" + edit.newText))
     }
 }

@@ -1,10 +1,10 @@
 /// Apple's privacy-manifest tables, in one place, each with the page it comes from (through
 /// ../shared/research/modern-apple-resources.md §2). A change on Apple's side is a change here.
-enum PrivacyTables {
+public enum PrivacyTables {
     /// Required-reason API categories (`NSPrivacyAccessedAPIType`) and their approved reasons.
     /// "Describing use of required reason API",
     /// https://developer.apple.com/documentation/bundleresources/describing-use-of-required-reason-api
-    static let reasons: [String: Set<String>] = [
+    public static let reasons: [String: Set<String>] = [
         "NSPrivacyAccessedAPICategoryFileTimestamp": ["DDA9.1", "C617.1", "3B52.1", "0A2A.1"],
         "NSPrivacyAccessedAPICategorySystemBootTime": ["35F9.1", "8FFB.1", "3D61.1"],
         "NSPrivacyAccessedAPICategoryDiskSpace": ["85F4.1", "E174.1", "7D9E.1", "B728.1"],

@@ -1,9 +1,9 @@
 /// Byte spans of a JSON document's parts, for text edits that keep the rest of the file as it is
 /// (Contents.json written by Xcode or by hand). A light scanner: it knows strings and nesting,
 /// and gives up (nil) on anything it does not follow.
-enum JSONSpans {
+public enum JSONSpans {
     /// The spans of each element of the top-level object's array `key`.
-    static func arrayElements(in bytes: [UInt8], key: String) -> [Range<Int>]? {
+    public static func arrayElements(in bytes: [UInt8], key: String) -> [Range<Int>]? {
         var i = skipSpace(bytes, 0)
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return nil }
         i += 1
@@ -95,8 +95,8 @@ enum JSONSpans {
 }
 
 /// LSP positions: 0-based lines, characters counted in UTF-16 code units.
-enum TextPosition {
-    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, character: Int) {
+public enum TextPosition {
+    public static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, character: Int) {
         var line = 0
         var lineStart = 0
         for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
@@ -108,5 +108,5 @@ enum TextPosition {
     }
 
     /// 1-based line of a byte offset.
-    static func line(of offset: Int, in bytes: [UInt8]) -> Int { position(of: offset, in: bytes).line + 1 }
+    public static func line(of offset: Int, in bytes: [UInt8]) -> Int { position(of: offset, in: bytes).line + 1 }
 }

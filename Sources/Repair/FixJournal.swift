@@ -1,0 +1,212 @@
+import Foundation
+import SystemCalls
+
+/// Why `fix --apply` or `fix --undo` did not run (nothing was changed when it says so).
+public struct FixError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Carries out a plan so that nothing the person wrote can be lost: every original is first saved
+/// under `.reswatch/fix/<time>/` with a journal of what will change; each file is then replaced
+/// atomically (a new file in the same folder, synced, renamed over it), so a crash leaves the old
+/// file or the new one, never half of one; `progress` lists each change once it is made.
+/// `undo` restores every byte of the last run, and leaves (and names) a file edited since.
+public enum FixJournal {
+    public static let folder = ".reswatch/fix"
+
+    struct Entry: Codable {
+        var kind: String  // "write", "create", "rename"
+        var path: String
+        var to: String?
+        var backup: String?
+        var newSize: Int?
+        var newHash: String?
+    }
+
+    struct Journal: Codable {
+        var version = 1
+        var created: String
+        var state: String  // "applying", "applied", "undone"
+        var changes: [Entry]
+    }
+
+    static func hash(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return String(h, radix: 16)
+    }
+
+    static func absolute(_ root: String, _ path: String) -> String { root + "/" + path }
+
+    /// The path is inside the root for real: no `..`, its folder resolves under the root, and the
+    /// file itself (if there) is a regular file, not a link that could lead out.
+    static func checkInside(_ root: String, _ path: String) throws(FixError) {
+        guard RepairPaths.isSafe(path) else { throw FixError("refusing \(path): not a plain path inside the root") }
+        let folder = (absolute(root, path) as NSString).deletingLastPathComponent
+        guard let real = FileSystem.realPath(folder), let realRoot = FileSystem.realPath(root),
+            real == realRoot || real.hasPrefix(realRoot + "/")
+        else { throw FixError("refusing \(path): its folder is not inside \(root)") }
+        if let status = try? FileSystem.status(absolute(root, path)), status.kind != .regular {
+            throw FixError("refusing \(path): it is not a regular file")
+        }
+    }
+
+    static func current(_ root: String, _ path: String) -> [UInt8]? {
+        guard (try? FileSystem.status(absolute(root, path)))?.kind == .regular else { return nil }
+        return try? FileSystem.readFile(absolute(root, path), limit: 1 << 30)
+    }
+
+    /// Applies the plan; returns the journal's folder (root-relative).
+    @discardableResult
+    public static func apply(_ plan: RepairPlan) throws(FixError) -> String {
+        let root = plan.root
+        // Everything is checked before anything is written.
+        for w in plan.writes {
+            try checkInside(root, w.path)
+            if current(root, w.path) != w.original {
+                throw FixError("\(w.path) changed since the plan was made: nothing was changed; run fix again")
+            }
+        }
+        for r in plan.renames {
+            try checkInside(root, r.from)
+            try checkInside(root, r.to)
+            if (try? FileSystem.status(absolute(root, r.to))) != nil { throw FixError("refusing to rename onto \(r.to): it exists") }
+        }
+        let stamp = Self.stamp()
+        let dir = folder + "/" + stamp
+        do {
+            try makeDirectories(root, dir)
+        } catch { throw FixError("cannot make \(dir): \(error.reason)") }
+        var entries: [Entry] = []
+        do throws(SystemError) {
+            for case .rename(let from, let to) in plan.repairs.flatMap(\.changes) {
+                entries.append(Entry(kind: "rename", path: from, to: to))
+            }
+            for (i, w) in plan.writes.enumerated() {
+                if let original = w.original {
+                    let backup = "\(i).orig"
+                    try FileSystem.writeDurably(absolute(root, dir + "/" + backup), original, mode: 0o600)
+                    entries.append(Entry(kind: "write", path: w.path, backup: backup, newSize: w.new.count, newHash: hash(w.new)))
+                } else {
+                    entries.append(Entry(kind: "create", path: w.path, newSize: w.new.count, newHash: hash(w.new)))
+                }
+            }
+            var journal = Journal(created: ISO8601DateFormatter().string(from: Date()), state: "applying", changes: entries)
+            try writeJournal(journal, root: root, dir: dir)
+            let progress = try FileSystem.openForAppending(absolute(root, dir + "/progress"), mode: 0o600)
+            defer { FileSystem.closeDescriptor(progress) }
+            let writes = Dictionary(plan.writes.map { ($0.path, $0.new) }, uniquingKeysWith: { _, b in b })
+            for (i, entry) in entries.enumerated() {
+                switch entry.kind {
+                case "rename":
+                    try FileSystem.renameFile(absolute(root, entry.path), absolute(root, entry.to!))
+                    FileSystem.syncDirectory((absolute(root, entry.to!) as NSString).deletingLastPathComponent)
+                default:
+                    let mode = (try? FileSystem.status(absolute(root, entry.path))).map { $0.mode & 0o7777 } ?? 0o644
+                    try FileSystem.writeDurably(absolute(root, entry.path), writes[entry.path]!, mode: mode)
+                }
+                try FileSystem.writeAll(progress, Array("\(i)\n".utf8), path: dir + "/progress")
+            }
+            journal.state = "applied"
+            try writeJournal(journal, root: root, dir: dir)
+        } catch {
+            throw FixError(
+                "stopped at \(error.path): \(error.reason); what was changed is listed in \(dir)/progress and `reswatch fix --undo` restores it"
+            )
+        }
+        return dir
+    }
+
+    /// What `undo` did.
+    public struct UndoReport: Sendable {
+        public var journal: String
+        public var restored: [String] = []
+        /// Files edited since the fix: left as they are (their original is kept in the journal folder).
+        public var leftAlone: [String] = []
+    }
+
+    /// Restores every byte the last applied (or interrupted) fix under `root` changed.
+    public static func undo(root: String) throws(FixError) -> UndoReport {
+        let base = absolute(root, folder)
+        let runs = ((try? FileSystem.listDirectory(base)) ?? []).filter(\.isDirectory).map(\.name).sorted()
+        var chosen: (String, Journal)?
+        for run in runs.reversed() {
+            guard let bytes = try? FileSystem.readFile(base + "/" + run + "/journal.json", limit: 64 << 20),
+                let journal = try? JSONDecoder().decode(Journal.self, from: Data(bytes))
+            else { continue }
+            if journal.state != "undone" {
+                chosen = (run, journal)
+                break
+            }
+        }
+        guard let (run, journal) = chosen else { throw FixError("nothing to undo: no fix under \(base) that is not undone already") }
+        let dir = folder + "/" + run
+        var report = UndoReport(journal: dir)
+        do throws(SystemError) {
+            for entry in journal.changes.reversed() {
+                switch entry.kind {
+                case "rename":
+                    let to = entry.to ?? ""
+                    if (try? FileSystem.status(absolute(root, to))) != nil, (try? FileSystem.status(absolute(root, entry.path))) == nil {
+                        try FileSystem.renameFile(absolute(root, to), absolute(root, entry.path))
+                        report.restored.append(entry.path)
+                    }
+                case "create":
+                    guard let now = current(root, entry.path) else { continue }
+                    if now.count == entry.newSize, hash(now) == entry.newHash {
+                        _ = FileSystem.removeFile(absolute(root, entry.path))
+                        report.restored.append(entry.path)
+                    } else {
+                        report.leftAlone.append(entry.path)
+                    }
+                default:
+                    guard let backup = entry.backup,
+                        let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
+                    else { continue }
+                    let now = current(root, entry.path)
+                    if now == original { continue }
+                    if let now, now.count == entry.newSize, hash(now) == entry.newHash {
+                        let mode = (try? FileSystem.status(absolute(root, entry.path))).map { $0.mode & 0o7777 } ?? 0o644
+                        try FileSystem.writeDurably(absolute(root, entry.path), original, mode: mode)
+                        report.restored.append(entry.path)
+                    } else {
+                        report.leftAlone.append(entry.path)
+                    }
+                }
+            }
+            var done = journal
+            done.state = "undone"
+            try writeJournal(done, root: root, dir: dir)
+        } catch { throw FixError("undo stopped at \(error.path): \(error.reason)") }
+        return report
+    }
+
+    static func writeJournal(_ journal: Journal, root: String, dir: String) throws(SystemError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(journal)) ?? Data()
+        try FileSystem.writeDurably(absolute(root, dir + "/journal.json"), Array(data) + [0x0A], mode: 0o600)
+    }
+
+    static func makeDirectories(_ root: String, _ dir: String) throws(SystemError) {
+        var path = root
+        for part in dir.split(separator: "/") {
+            path += "/" + part
+            if (try? FileSystem.status(path))?.kind == .directory { continue }
+            try FileSystem.makeDirectory(path, mode: 0o755)
+        }
+    }
+
+    /// `20261126T073501Z-1234`: sorts by time; the pid keeps two runs of one second apart.
+    static func stamp() -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+        return f.string(from: Date()) + "-\(getpid())"
+    }
+}

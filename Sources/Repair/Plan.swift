@@ -1,0 +1,73 @@
+import Findings
+
+/// One change to the tree, root-relative paths. A repair is made of them; `fix --apply` carries
+/// them out atomically and journaled (FixJournal).
+public enum FileChange: Sendable, Hashable {
+    /// A file's new bytes; `original` nil: the file is created.
+    case write(path: String, original: [UInt8]?, new: [UInt8])
+    case rename(from: String, to: String)
+
+    /// The path the change writes (a rename's new name).
+    public var path: String {
+        switch self {
+        case .write(let path, _, _): path
+        case .rename(_, let to): to
+        }
+    }
+}
+
+/// What a repair does for one finding.
+public struct Repair: Sendable {
+    /// The finding it repairs.
+    public let finding: Diagnostic
+    /// One line a person reads ("Add CFBundleIconName = AppIcon to SampleApp/Info.plist").
+    public let title: String
+    public let changes: [FileChange]
+
+    public init(finding: Diagnostic, title: String, changes: [FileChange]) {
+        self.finding = finding
+        self.title = title
+        self.changes = changes
+    }
+}
+
+/// A finding `fix` leaves as it is, and why (ambiguous, a person's choice, not repairable yet).
+public struct Unrepaired: Sendable {
+    public let finding: Diagnostic
+    public let reason: String
+
+    public init(finding: Diagnostic, reason: String) {
+        self.finding = finding
+        self.reason = reason
+    }
+}
+
+/// The plan for one root: the repairs, and what is left with the reason.
+public struct RepairPlan: Sendable {
+    public let root: String
+    public var repairs: [Repair] = []
+    /// Findings an earlier repair of the plan also repairs (two findings, one edit).
+    public var alsoRepaired: [Diagnostic] = []
+    public var left: [Unrepaired] = []
+
+    public init(root: String) { self.root = root }
+
+    /// Each file's changes merged: for every path written, its bytes on disk now and at the end.
+    public var writes: [(path: String, original: [UInt8]?, new: [UInt8])] {
+        var order: [String] = []
+        var merged: [String: (original: [UInt8]?, new: [UInt8])] = [:]
+        for repair in repairs {
+            for case .write(let path, let original, let new) in repair.changes {
+                if merged[path] == nil { order.append(path) }
+                merged[path] = (merged[path]?.original ?? original, new)
+            }
+        }
+        return order.map { ($0, merged[$0]!.original, merged[$0]!.new) }
+    }
+
+    public var renames: [(from: String, to: String)] {
+        repairs.flatMap { r in r.changes.compactMap { if case .rename(let f, let t) = $0 { (f, t) } else { nil } } }
+    }
+
+    public var isEmpty: Bool { repairs.isEmpty }
+}

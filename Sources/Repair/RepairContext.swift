@@ -1,0 +1,72 @@
+import Findings
+import ProjectModel
+import RuleEngine
+import SystemCalls
+
+/// What a repair sees: the files of one root as the plan has left them so far (a second repair
+/// of the same Contents.json edits the first one's result), and the projects' contexts.
+public final class RepairContext {
+    public let root: String
+    public let projects: [ProjectContext]
+    private var planned: [String: [UInt8]] = [:]
+
+    public init(root: String, projects: [ProjectContext]) {
+        self.root = root
+        self.projects = projects
+    }
+
+    func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
+
+    /// A file's bytes as the plan has them: nil when it is missing, not a regular file (a link,
+    /// a FIFO: a repair never writes through them) or too large.
+    public func read(_ path: String) -> [UInt8]? {
+        if let bytes = planned[path] { return bytes }
+        guard RepairPaths.isSafe(path), (try? FileSystem.status(absolute(path)))?.kind == .regular else { return nil }
+        return try? FileSystem.readFile(absolute(path), limit: FileLimits.bytes(for: path))
+    }
+
+    /// Names in a folder (planned renames applied).
+    public func list(_ folder: String) -> [String] {
+        var names = Set(((try? FileSystem.listDirectory(absolute(folder))) ?? []).filter { !$0.isDirectory }.map(\.name))
+        for (from, to) in renamed where RelativePath.parent(from) == folder || RelativePath.parent(to) == folder {
+            if RelativePath.parent(from) == folder { names.remove(RelativePath.name(from)) }
+            if RelativePath.parent(to) == folder { names.insert(RelativePath.name(to)) }
+        }
+        return names.sorted()
+    }
+
+    public func exists(_ path: String) -> Bool {
+        if planned[path] != nil || renamed.contains(where: { $0.to == path }) { return true }
+        if renamed.contains(where: { $0.from == path }) { return false }
+        return (try? FileSystem.status(absolute(path))) != nil
+    }
+
+    private var renamed: [(from: String, to: String)] = []
+
+    /// The project a path belongs to (the deepest whose directory holds it).
+    public func project(of path: String) -> ProjectContext? {
+        projects.filter { RelativePath.isWithin(path, $0.directory) }.max { $0.directory.count < $1.directory.count }
+    }
+
+    /// A file's new bytes, remembered so later repairs build on them. The change's `original` is
+    /// the file as this repair found it (the disk's, or an earlier repair's result): its diff shows
+    /// this repair alone; `RepairPlan.writes` keeps the disk's for the whole run.
+    func write(_ path: String, _ bytes: [UInt8]) -> FileChange {
+        let before = read(path)
+        planned[path] = bytes
+        return .write(path: path, original: before, new: bytes)
+    }
+
+    func rename(_ from: String, _ to: String) -> FileChange {
+        renamed.append((from, to))
+        return .rename(from: from, to: to)
+    }
+}
+
+/// Paths a repair may touch: root-relative, no `..`, nothing absolute.
+public enum RepairPaths {
+    public static func isSafe(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/")
+            && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+    }
+}

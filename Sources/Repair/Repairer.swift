@@ -1,0 +1,46 @@
+import Findings
+import RuleEngine
+
+/// What a repair kind says of one finding.
+public enum RepairOutcome {
+    /// The changes that repair it.
+    case repair(title: String, changes: [FileChange])
+    /// An earlier repair of the plan already repairs it (two findings, one edit).
+    case alreadyRepaired
+    /// Left as it is, and why.
+    case leave(String)
+}
+
+/// One kind of repair: the rules it repairs and how. Each kind is one file in `Repairs/`, and
+/// only where the repair is unambiguous; otherwise it says why it leaves the finding.
+public protocol RepairKind: Sendable {
+    static var rules: Set<String> { get }
+    static func repair(_ finding: Diagnostic, in context: RepairContext) -> RepairOutcome
+}
+
+/// Plans the repairs of one root's findings.
+public enum Repairer {
+    /// Every repair kind, in the order they run.
+    public static let kinds: [any RepairKind.Type] = [
+        IconNameKeyRepair.self, FilenameCaseRepair.self, UnassignedFileRepair.self, JPEGNamedPNGRepair.self,
+        PrivacyCategoryRepair.self, OrientationsAdvice.self, StoryboardExtensionRepair.self,
+    ]
+
+    /// The rules some kind repairs (at least in some cases).
+    public static var repairableRules: Set<String> { kinds.reduce(into: Set<String>()) { $0.formUnion($1.rules) } }
+
+    /// `only`: the rule ids to repair (nil: all).
+    public static func plan(root: String, diagnostics: [Diagnostic], projects: [ProjectContext], only: Set<String>? = nil) -> RepairPlan {
+        let context = RepairContext(root: root, projects: projects)
+        var plan = RepairPlan(root: root)
+        for finding in diagnostics.sorted(by: Diagnostic.stableOrder) where only?.contains(finding.rule) ?? true {
+            guard let kind = kinds.first(where: { $0.rules.contains(finding.rule) }) else { continue }
+            switch kind.repair(finding, in: context) {
+            case .repair(let title, let changes): plan.repairs.append(Repair(finding: finding, title: title, changes: changes))
+            case .alreadyRepaired: plan.alsoRepaired.append(finding)
+            case .leave(let reason): plan.left.append(Unrepaired(finding: finding, reason: reason))
+            }
+        }
+        return plan
+    }
+}

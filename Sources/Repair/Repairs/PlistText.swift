@@ -1,0 +1,48 @@
+import Foundation
+
+/// Edits of an XML property list as text: a key is added where the person's file has its keys,
+/// with its indentation and line endings, and every other byte stays. A plist that is not XML
+/// (binary, OpenStep) is never rewritten: reswatch does not re-serialise what a person wrote.
+enum PlistText {
+    /// Why a plist cannot be edited as text, nil when it can.
+    static func refusal(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: Array("bplist".utf8)) { return "it is a binary plist, which reswatch never rewrites (edit it in Xcode)" }
+        let head = bytes.prefix(256).drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        guard head.first == UInt8(ascii: "<") else { return "it is not an XML plist (OpenStep?), which reswatch never rewrites" }
+        guard parse(bytes) != nil else { return "it does not parse as a property list (see its own finding)" }
+        return nil
+    }
+
+    static func parse(_ bytes: [UInt8]) -> [String: Any]? {
+        (try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)) as? [String: Any]
+    }
+
+    static func escaped(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
+    }
+
+    /// The file with `lines` (one element each, without indentation) added as the first entries of
+    /// the top-level dictionary; nil when its text is not laid out as expected.
+    static func addingToTopLevelDictionary(_ bytes: [UInt8], lines: [String]) -> [UInt8]? {
+        guard let plist = TextLayout.offset(of: "<plist", in: bytes) else { return nil }
+        let nl = TextLayout.newline(bytes)
+        if let empty = TextLayout.offset(of: "<dict/>", in: bytes, from: plist),
+            TextLayout.offset(of: "<dict>", in: bytes, from: plist).map({ $0 > empty }) ?? true
+        {
+            let indent = TextLayout.indentation(bytes, at: empty)
+            let body = lines.map { indent + "\t" + $0 + nl }.joined()
+            return TextEdit.apply([TextEdit(start: empty, end: empty + 7, newText: "<dict>" + nl + body + indent + "</dict>")], to: bytes)
+        }
+        guard let open = TextLayout.offset(of: "<dict>", in: bytes, from: plist) else { return nil }
+        let afterOpen = open + 6
+        // The first key's indentation, where the person's keys stand; a key on the <dict> line
+        // itself ("<dict><key>…") gets the same line.
+        let lineEnd = TextLayout.endOfLine(bytes, after: open)
+        let restOfLine = bytes[afterOpen..<lineEnd].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        if !restOfLine { return TextEdit.apply([TextEdit(start: afterOpen, end: afterOpen, newText: lines.joined())], to: bytes) }
+        let indent = TextLayout.offset(of: "<key>", in: bytes, from: afterOpen).map { TextLayout.indentation(bytes, at: $0) } ?? "\t"
+        let body = lines.map { indent + $0 + nl }.joined()
+        return TextEdit.apply([TextEdit(start: lineEnd, end: lineEnd, newText: body)], to: bytes)
+    }
+}

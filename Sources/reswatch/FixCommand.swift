@@ -1,0 +1,151 @@
+import ArgumentParser
+import Findings
+import Foundation
+import ProjectModel
+import Repair
+import RuleEngine
+import RuleKinds
+
+/// `reswatch fix`: the repairs of what `check` finds, as a plan (each file it would write, create
+/// or rename, with a diff), carried out only with `--apply`, and undone with `--undo`.
+struct FixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fix",
+        abstract: "Repairs what reswatch finds: prints the plan; --apply carries it out; --undo restores the last run.",
+        discussion: """
+            Repairs are made only where they are unambiguous; the plan says why it leaves each other \
+            finding. --apply first saves every file it changes under ROOT/.reswatch/fix/<time>/ with a \
+            journal, then replaces each file atomically; --undo restores every byte of the last run \
+            (a file edited since is left as it is, and named). A plist is edited as text, never \
+            re-serialised; a binary or OpenStep plist is never rewritten. Exit status: 0 nothing is \
+            left to fix (no error or warning remains after the repairs), 1 findings remain, 2 usage \
+            errors or a fix that could not run (nothing was changed then). See docs/fix.md.
+            """)
+
+    @Flag(help: "Carry out the plan (without it, nothing is changed).") var apply = false
+    @Flag(help: "Restore every file the last --apply under the path's project changed.") var undo = false
+    @Option(name: .customLong("only"), help: ArgumentHelp("Repair only these rule ids (comma-separated).", valueName: "rule,…"))
+    var only: String?
+    @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
+    @Argument(help: "Project folders to repair (default: the current folder).") var paths: [String] = ["."]
+
+    func validate() throws {
+        if apply && undo { throw ValidationError("--apply and --undo do not go together") }
+        if undo && only != nil { throw ValidationError("--undo restores the whole last run; --only does not apply") }
+        for id in onlyIDs ?? [] where !Repairer.repairableRules.contains(id) {
+            let close = Repairer.repairableRules.filter { EditDistance.isClose(id, $0) }.sorted()
+            throw ValidationError(
+                "--only \(id): no repair for that rule" + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)")
+                    + "; repairable: \(Repairer.repairableRules.sorted().joined(separator: ", "))")
+        }
+    }
+
+    var onlyIDs: Set<String>? {
+        only.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+    }
+
+    static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("reswatch: \(message)\n".utf8))
+        return ExitCode(2)
+    }
+
+    /// A root as the person sees it: relative to the current folder when inside it.
+    static func shown(_ root: String) -> String {
+        let cwd = FileSystem.absolutePath(".")
+        if root == cwd { return "." }
+        return root.hasPrefix(cwd + "/") ? String(root.dropFirst(cwd.count + 1)) : root
+    }
+
+    /// Each path's project root and the part of it asked about.
+    func targets() throws -> [(root: String, scope: String, shown: String)] {
+        try paths.map { shown in
+            let absolute = FileSystem.absolutePath(shown)
+            guard let status = try? FileSystem.statusFollowingLinks(absolute) else {
+                throw Self.fail("cannot fix \(shown): no such file or folder")
+            }
+            let isDirectory = status.kind == .directory
+            let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
+            let scope = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
+            return (root, scope, shown)
+        }
+    }
+
+    func run() throws {
+        let targets = try targets()
+        if undo {
+            for root in Set(targets.map(\.root)).sorted() {
+                do {
+                    let report = try FixJournal.undo(root: root)
+                    print("\(root): undid \(report.journal): restored \(report.restored.count) file(s)")
+                    for path in report.restored { print("  restored \(path)") }
+                    for path in report.leftAlone {
+                        print("  left \(path) as it is: it changed after the fix (its original is in \(report.journal))")
+                    }
+                } catch { throw Self.fail(error.description) }
+            }
+            return
+        }
+        let ruleSet = try RuleLocations.loadRules(extra: rules)
+        var remaining = 0
+        for root in Set(targets.map(\.root)).sorted() {
+            let scopes = targets.filter { $0.root == root }.map(\.scope)
+            let inScope = { (d: Diagnostic) in scopes.contains { $0.isEmpty || RelativePath.isWithin(d.path, $0) } }
+            let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
+            engine.fullScan()
+            let findings = engine.diagnostics.filter(inScope)
+            let plan = Repairer.plan(root: root, diagnostics: findings, projects: engine.projectContexts, only: onlyIDs)
+            print(FixPlanText.render(plan, shownRoot: Self.shown(root), applying: apply))
+            if apply && !plan.isEmpty {
+                do {
+                    let journal = try FixJournal.apply(plan)
+                    print(
+                        "applied \(plan.repairs.count) repair(s); the originals and the journal are in \(journal); `reswatch fix --undo` restores them"
+                    )
+                } catch { throw Self.fail(error.description) }
+                engine.fullScan()
+                remaining += engine.diagnostics.filter(inScope).count { $0.severity >= .warning }
+            } else {
+                let repaired = Set(plan.repairs.map(\.finding) + plan.alsoRepaired)
+                remaining += findings.count { $0.severity >= .warning && !repaired.contains($0) }
+            }
+        }
+        if remaining > 0 {
+            print("\(remaining) finding(s) at warning or above remain\(apply ? "" : " after this plan") (reswatch check lists them)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// The plan as a person reads it: each repair with the files it changes (a diff for text), then
+/// what is left and why.
+enum FixPlanText {
+    static func render(_ plan: RepairPlan, shownRoot: String, applying: Bool) -> String {
+        var out: [String] = []
+        let count = plan.repairs.count
+        out.append(
+            "\(shownRoot): \(count) repair\(count == 1 ? "" : "s")"
+                + (applying ? "" : count == 0 ? "" : " (a plan: nothing is changed; --apply carries it out)"))
+        for (n, repair) in plan.repairs.enumerated() {
+            out.append("")
+            out.append("\(n + 1). \(repair.title) [\(repair.finding.rule)]")
+            for change in repair.changes {
+                switch change {
+                case .rename(let from, let to): out.append("   rename \(from) → \(to)")
+                case .write(let path, let original, let new):
+                    out.append("   \(original == nil ? "create" : "edit") \(path)")
+                    let diff = UnifiedDiff.lines(old: original ?? [], new: new, path: path)
+                    out += diff.map { "   " + $0 }
+                }
+            }
+        }
+        if !plan.left.isEmpty {
+            out.append("")
+            out.append("Left as they are (\(plan.left.count)):")
+            for left in plan.left {
+                let place = left.finding.path + (left.finding.line.map { ":\($0)" } ?? "")
+                out.append("  \(place) [\(left.finding.rule)]: \(left.reason)")
+            }
+        }
+        return out.joined(separator: "\n")
+    }
+}
