@@ -133,6 +133,7 @@ let package = Package(
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "ShippedRules", "TestSupport"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
+        .testTarget(name: "RepairTests", dependencies: ["Repair", "RuleEngine", "RuleKinds", "ShippedRules", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "ReswatchProtocol", "RuleKinds"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
         .testTarget(

@@ -76,7 +76,7 @@ struct FixCommand: ParsableCommand {
             for root in Set(targets.map(\.root)).sorted() {
                 do {
                     let report = try FixJournal.undo(root: root)
-                    print("\(root): undid \(report.journal): restored \(report.restored.count) file(s)")
+                    print("\(Self.shown(root)): undid \(report.journal): restored \(report.restored.count) file(s)")
                     for path in report.restored { print("  restored \(path)") }
                     for path in report.leftAlone {
                         print("  left \(path) as it is: it changed after the fix (its original is in \(report.journal))")

@@ -45,6 +45,7 @@ def mask(text):
     text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "<time>", text)
     text = re.sub(r'"uptime_s":[0-9.]+', '"uptime_s":<n>', text)
     text = re.sub(r"up \d+ s", "up <n> s", text)
+    text = re.sub(r"\d{8}T\d{6}\.\d{3}Z-\d+", "<stamp>", text)
     return text
 
 

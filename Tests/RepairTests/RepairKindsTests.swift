@@ -1,0 +1,150 @@
+import Findings
+import Foundation
+import RuleEngine
+import TestSupport
+import Testing
+
+@testable import Repair
+
+/// Each repair on real files: it repairs the finding, keeps every other byte, follows the file's
+/// layout (indentation, line endings), and leaves what it cannot do unambiguously, saying why.
+@Suite struct RepairKindsTests {
+    static func plan(_ tree: TempTree, only: Set<String>? = nil) -> (RepairPlan, Engine) {
+        let engine = tree.engine()
+        return (Repairer.plan(root: tree.path, diagnostics: engine.diagnostics, projects: engine.projectContexts, only: only), engine)
+    }
+
+    static func written(_ plan: RepairPlan, _ path: String) -> String? {
+        plan.writes.first { $0.path == path }.map { String(decoding: $0.new, as: UTF8.self) }
+    }
+
+    static let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>\r
+        <plist version="1.0">\r
+        <dict>\r
+            <key>CFBundleName</key>\r
+            <string>App</string>\r
+        </dict>\r
+        </plist>\r
+
+        """
+
+    static func app(_ plist: ExampleFile) -> [String: ExampleFile] {
+        [
+            "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\napp-icon: Brand\n"),
+            "App/Info.plist": plist,
+            "App/Assets.xcassets/Brand.appiconset/Contents.json": .text(
+                "{\"images\":[{\"filename\":\"i.png\",\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\"}]}"),
+            "App/Assets.xcassets/Brand.appiconset/i.png": .png(PNGSpec(width: 1024, height: 1024)),
+        ]
+    }
+
+    @Test func theIconNameGoesWhereTheKeysAreWithTheFilesLineEndings() throws {
+        let tree = try TempTree(Self.app(.text(Self.plist)))
+        let (plan, _) = Self.plan(tree, only: ["plist.icon-name-missing"])
+        let new = try #require(Self.written(plan, "App/Info.plist"))
+        #expect(
+            new
+                == Self.plist.replacingOccurrences(
+                    of: "<dict>\r\n", with: "<dict>\r\n    <key>CFBundleIconName</key>\r\n    <string>Brand</string>\r\n"))
+        let value = try PropertyListSerialization.propertyList(from: Data(new.utf8), format: nil) as? [String: Any]
+        #expect(value?["CFBundleIconName"] as? String == "Brand" && value?["CFBundleName"] as? String == "App")
+    }
+
+    @Test func anEmptyDictionaryAndAKeyOnTheDictLineAreEditedToo() throws {
+        for (plist, expected) in [
+            (
+                "<plist version=\"1.0\"><dict/></plist>\n",
+                "<plist version=\"1.0\"><dict>\n\t<key>CFBundleIconName</key>\n\t<string>Brand</string>\n</dict></plist>\n"
+            ),
+            (
+                "<plist version=\"1.0\"><dict><key>A</key><string>b</string></dict></plist>\n",
+                "<plist version=\"1.0\"><dict><key>CFBundleIconName</key><string>Brand</string><key>A</key><string>b</string></dict></plist>\n"
+            ),
+        ] {
+            let tree = try TempTree(Self.app(.text(plist)))
+            let (plan, _) = Self.plan(tree, only: ["plist.icon-name-missing"])
+            #expect(Self.written(plan, "App/Info.plist") == expected)
+        }
+    }
+
+    @Test func aBinaryPlistIsNeverRewritten() throws {
+        let bytes = [UInt8](try PropertyListSerialization.data(fromPropertyList: ["CFBundleName": "App"], format: .binary, options: 0))
+        let tree = try TempTree(Self.app(.bytes(bytes)))
+        let (plan, _) = Self.plan(tree, only: ["plist.icon-name-missing"])
+        #expect(plan.repairs.isEmpty)
+        #expect(plan.left.first?.reason.contains("binary plist, which reswatch never rewrites") == true)
+    }
+
+    @Test func aCaseOnlyNameIsCorrectedAndAMissingFileIsLeft() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset"
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n"),
+            set + "/Contents.json": .text(
+                "{\n  \"images\" : [\n    { \"filename\" : \"Icon.PNG\", \"idiom\" : \"universal\", \"platform\" : \"ios\", \"size\" : \"1024x1024\" },\n    { \"filename\" : \"gone.png\", \"idiom\" : \"iphone\", \"scale\" : \"2x\", \"size\" : \"60x60\" }\n  ]\n}\n"
+            ),
+            set + "/icon.png": .png(PNGSpec(width: 1024, height: 1024)),
+        ])
+        let (plan, _) = Self.plan(tree, only: ["icon.file-missing"])
+        let new = try #require(Self.written(plan, set + "/Contents.json"))
+        #expect(new.contains("\"filename\" : \"icon.png\"") && new.contains("\"filename\" : \"gone.png\""))
+        #expect(plan.left.contains { $0.finding.message.contains("gone.png") && $0.reason.hasPrefix("the file is not in the set") })
+    }
+
+    @Test func aJPEGIsRenamedInAnImageSetButNotInAnIconSet() throws {
+        let jpeg: ExampleFile = .bytes([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x30, count: 64))
+        let tree = try TempTree([
+            "App/Info.plist": .text(Self.plist),
+            "App/Assets.xcassets/Logo.imageset/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"filename\":\"logo.png\"}]}"),
+            "App/Assets.xcassets/Logo.imageset/logo.png": jpeg,
+            "App/Assets.xcassets/Taken.imageset/Contents.json": .text("{\"images\":[{\"idiom\":\"universal\",\"filename\":\"t.png\"}]}"),
+            "App/Assets.xcassets/Taken.imageset/t.png": jpeg, "App/Assets.xcassets/Taken.imageset/t.jpg": jpeg,
+        ])
+        let (plan, _) = Self.plan(tree, only: ["image.not-png"])
+        let logo = try #require(plan.repairs.first { $0.finding.path.contains("Logo") })
+        #expect(
+            logo.changes.contains(
+                .rename(from: "App/Assets.xcassets/Logo.imageset/logo.png", to: "App/Assets.xcassets/Logo.imageset/logo.jpg")))
+        #expect(Self.written(plan, "App/Assets.xcassets/Logo.imageset/Contents.json")?.contains("\"filename\":\"logo.jpg\"") == true)
+        #expect(plan.left.contains { $0.finding.path.contains("Taken") && $0.reason.contains("t.jpg is already there") })
+    }
+
+    @Test func anUndeclaredCategoryGetsAPlaceholderReasonNotAGuess() throws {
+        let manifest =
+            "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n  <key>NSPrivacyTracking</key>\n  <false/>\n</dict>\n</plist>\n"
+        let tree = try TempTree([
+            "App/Info.plist": .text(Self.plist), "App/PrivacyInfo.xcprivacy": .text(manifest),
+            "App/Sources/a.swift": .text("let d = UserDefaults.standard\n"),
+        ])
+        let (plan, _) = Self.plan(tree, only: ["privacy.api-undeclared"])
+        let new = try #require(Self.written(plan, "App/PrivacyInfo.xcprivacy"))
+        let value = try PropertyListSerialization.propertyList(from: Data(new.utf8), format: nil) as? [String: Any]
+        let entry = try #require((value?["NSPrivacyAccessedAPITypes"] as? [[String: Any]])?.first)
+        #expect(entry["NSPrivacyAccessedAPIType"] as? String == "NSPrivacyAccessedAPICategoryUserDefaults")
+        #expect(entry["NSPrivacyAccessedAPITypeReasons"] as? [String] == ["CHOOSE-ONE-OF 1C8F.1 AC6B.1 C56D.1 CA92.1"])
+        #expect(new.hasPrefix("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n  <key>NSPrivacyAccessedAPITypes</key>\n"))
+        #expect(new.hasSuffix("  <key>NSPrivacyTracking</key>\n  <false/>\n</dict>\n</plist>\n"), "the rest as it was")
+    }
+
+    @Test func twoRepairsOfOneFileBuildOnEachOtherAndEachDiffShowsItsOwn() throws {
+        var files = Self.app(
+            .text(
+                Self.plist.replacingOccurrences(
+                    of: "    <key>CFBundleName</key>",
+                    with: "    <key>UILaunchStoryboardName</key>\r\n    <string>Launch.storyboard</string>\r\n    <key>CFBundleName</key>"))
+        )
+        files["App/Base.lproj/Launch.storyboard"] = .text("<document/>\n")
+        let tree = try TempTree(files)
+        let (plan, _) = Self.plan(tree)
+        let edits = plan.repairs.filter { $0.changes.contains { $0.path == "App/Info.plist" } }
+        #expect(edits.count == 2)
+        let final = try #require(Self.written(plan, "App/Info.plist"))
+        #expect(final.contains("<string>Launch</string>") && final.contains("<key>CFBundleIconName</key>"))
+        #expect(plan.writes.count { $0.path == "App/Info.plist" } == 1, "one write of the file, from the disk's bytes")
+        if case .write(_, let before?, _) = edits[1].changes.first {
+            #expect(
+                String(decoding: before, as: UTF8.self).contains("CFBundleIconName"),
+                "the second repair's diff starts from the first one's result")
+        }
+    }
+}
