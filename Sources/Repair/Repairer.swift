@@ -23,15 +23,19 @@ public enum Repairer {
     /// Every repair kind, in the order they run.
     public static let kinds: [any RepairKind.Type] = [
         IconNameKeyRepair.self, FilenameCaseRepair.self, UnassignedFileRepair.self, JPEGNamedPNGRepair.self,
-        PrivacyCategoryRepair.self, OrientationsAdvice.self, StoryboardExtensionRepair.self,
+        PrivacyCategoryRepair.self, OrientationsAdvice.self, StoryboardExtensionRepair.self, StoreIconAlphaRepair.self,
+        PNGReencodeRepair.self, IconSizeRepair.self,
     ]
 
     /// The rules some kind repairs (at least in some cases).
     public static var repairableRules: Set<String> { kinds.reduce(into: Set<String>()) { $0.formUnion($1.rules) } }
 
     /// `only`: the rule ids to repair (nil: all).
-    public static func plan(root: String, diagnostics: [Diagnostic], projects: [ProjectContext], only: Set<String>? = nil) -> RepairPlan {
-        let context = RepairContext(root: root, projects: projects)
+    public static func plan(
+        root: String, diagnostics: [Diagnostic], projects: [ProjectContext], only: Set<String>? = nil,
+        options: RepairOptions = RepairOptions()
+    ) -> RepairPlan {
+        let context = RepairContext(root: root, projects: projects, options: options)
         var plan = RepairPlan(root: root)
         for finding in diagnostics.sorted(by: Diagnostic.stableOrder) where only?.contains(finding.rule) ?? true {
             guard let kind = kinds.first(where: { $0.rules.contains(finding.rule) }) else { continue }

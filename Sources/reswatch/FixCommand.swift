@@ -26,12 +26,19 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "Restore every file the last --apply under the path's project changed.") var undo = false
     @Option(name: .customLong("only"), help: ArgumentHelp("Repair only these rule ids (comma-separated).", valueName: "rule,…"))
     var only: String?
+    @Option(
+        name: .customLong("background"),
+        help: ArgumentHelp("Lay a transparent App Store or watch icon over this colour (#rrggbb, white, black).", valueName: "color"))
+    var background: String?
     @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
     @Argument(help: "Project folders to repair (default: the current folder).") var paths: [String] = ["."]
 
     func validate() throws {
         if apply && undo { throw ValidationError("--apply and --undo do not go together") }
         if undo && only != nil { throw ValidationError("--undo restores the whole last run; --only does not apply") }
+        if let background, RepairOptions.color(background) == nil {
+            throw ValidationError("--background \(background): not a colour (#rrggbb, white or black)")
+        }
         for id in onlyIDs ?? [] where !Repairer.repairableRules.contains(id) {
             let close = Repairer.repairableRules.filter { EditDistance.isClose(id, $0) }.sorted()
             throw ValidationError(
@@ -93,7 +100,8 @@ struct FixCommand: ParsableCommand {
             let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
             engine.fullScan()
             let findings = engine.diagnostics.filter(inScope)
-            let plan = Repairer.plan(root: root, diagnostics: findings, projects: engine.projectContexts, only: onlyIDs)
+            let options = RepairOptions(background: background.flatMap(RepairOptions.color))
+            let plan = Repairer.plan(root: root, diagnostics: findings, projects: engine.projectContexts, only: onlyIDs, options: options)
             print(FixPlanText.render(plan, shownRoot: Self.shown(root), applying: apply))
             if apply && !plan.isEmpty {
                 do {
@@ -133,8 +141,11 @@ enum FixPlanText {
                 case .rename(let from, let to): out.append("   rename \(from) → \(to)")
                 case .write(let path, let original, let new):
                     out.append("   \(original == nil ? "create" : "edit") \(path)")
-                    let diff = UnifiedDiff.lines(old: original ?? [], new: new, path: path)
-                    out += diff.map { "   " + $0 }
+                    if isText(new) && (original.map(isText) ?? true) {
+                        out += UnifiedDiff.lines(old: original ?? [], new: new, path: path).map { "   " + $0 }
+                    } else {
+                        out.append("   " + describe(new) + (original.map { " (was \(describe($0)))" } ?? ""))
+                    }
                 }
             }
         }
@@ -147,5 +158,17 @@ enum FixPlanText {
             }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// Text a diff can show: no NUL in the first 8 KiB, not a PNG.
+    static func isText(_ bytes: [UInt8]) -> Bool { !bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && !bytes.prefix(8192).contains(0) }
+
+    /// "PNG 120x120 RGB, 2,315 bytes".
+    static func describe(_ bytes: [UInt8]) -> String {
+        guard bytes.count > 25, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return "\(bytes.count) bytes" }
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        let colour = [0: "grey", 2: "RGB", 3: "palette", 4: "grey+alpha", 6: "RGBA"][Int(bytes[25])] ?? "colour type \(bytes[25])"
+        return "PNG \(width)x\(height) \(bytes[24])-bit \(colour), \(bytes.count) bytes"
     }
 }

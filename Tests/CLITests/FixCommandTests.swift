@@ -33,12 +33,14 @@ import Testing
         let before = Self.snapshot(tree.path)
         let plan = try Self.fix([tree.path])
         #expect(plan.status == 1, "findings remain: \(plan.stdout)\(plan.stderr)")
-        #expect(plan.stdout.contains("1 repair (a plan: nothing is changed; --apply carries it out)"))
+        #expect(plan.stdout.contains("4 repairs (a plan: nothing is changed; --apply carries it out)"))
+        #expect(
+            plan.stdout.contains("PNG 120x120 8-bit RGB") && plan.stdout.contains("(was PNG 121x120 8-bit RGB"), "no diff of binary files")
         #expect(plan.stdout.contains("-      \"filename\": \"logo.png\",\n   +      \"filename\": \"logo.jpg\","), "\(plan.stdout)")
         #expect(plan.stdout.contains("[plist.orientations]: your choice: support rotation on iPad"))
         #expect(Self.snapshot(tree.path) == before, "a plan changes nothing")
         let applied = try Self.fix(["--apply", tree.path])
-        #expect(applied.stdout.contains("applied 1 repair(s)"), "\(applied.stdout)\(applied.stderr)")
+        #expect(applied.stdout.contains("applied 4 repair(s)"), "\(applied.stdout)\(applied.stderr)")
         let after = Self.snapshot(tree.path)
         let changed = Set(after.keys).symmetricDifference(before.keys).union(
             before.keys.filter { after[$0] != nil && after[$0] != before[$0] })
@@ -47,14 +49,47 @@ import Testing
                 == [
                     "SampleApp/Assets.xcassets/Logo.imageset/logo.png", "SampleApp/Assets.xcassets/Logo.imageset/logo.jpg",
                     "SampleApp/Assets.xcassets/Logo.imageset/Contents.json",
+                    "SampleApp/Assets.xcassets/AppIcon.appiconset/Icon-ipad-83.5@2x.png",
+                    "SampleApp/Assets.xcassets/AppIcon.appiconset/Icon-ios-marketing-1024@1x.png",
+                    "SampleApp/Assets.xcassets/AppIcon.appiconset/Icon-iphone-60@2x.png",
                 ], "only what the plan named")
         let check = try checkDiagnostics([tree.path])
-        #expect(!check.diagnostics.contains { $0["rule"] as? String == "image.not-png" })
+        let left = Set(check.diagnostics.compactMap { $0["rule"] as? String })
+        #expect(left == ["icon.unassigned", "catalog.contents-missing", "plist.device-capabilities", "plist.orientations"], "\(left)")
+        // Every PNG written passes pngcheck (Debian's), a reader that is not libpng's.
+        let set = tree.path + "/SampleApp/Assets.xcassets/AppIcon.appiconset/"
+        let pngcheck = try runCommand(
+            "/usr/bin/pngcheck", ["Icon-ipad-83.5@2x.png", "Icon-ios-marketing-1024@1x.png", "Icon-iphone-60@2x.png"].map { set + $0 })
+        #expect(pngcheck.status == 0 && pngcheck.stdout.contains("No errors were detected in 3 of the 3 files"), "\(pngcheck.stdout)")
+        #expect(pngcheck.stdout.contains("(1024x1024, 24-bit RGB, non-interlaced"), "the App Store icon lost its alpha channel")
         let undo = try Self.fix(["--undo", tree.path])
-        #expect(undo.status == 0 && undo.stdout.contains("restored 2 file(s)"), "\(undo.stdout)\(undo.stderr)")
+        #expect(undo.status == 0 && undo.stdout.contains("restored 5 file(s)"), "\(undo.stdout)\(undo.stderr)")
         #expect(Self.snapshot(tree.path) == before, "every byte restored")
         let again = try Self.fix(["--undo", tree.path])
         #expect(again.status == 2 && again.stderr.contains("nothing to undo"))
+    }
+
+    /// A transparent App Store icon is never flattened without --background; with it, it is laid
+    /// over that colour.
+    @Test func aTransparentStoreIconIsFlattenedOnlyOverAGivenColour() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset"
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n"),
+            set + "/Contents.json": .text(
+                "{\"images\":[{\"filename\":\"i.png\",\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\"}]}"),
+            set + "/i.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba, transparentPixels: true)),
+        ])
+        let before = Self.snapshot(tree.path)
+        let plain = try Self.fix(["--apply", tree.path])
+        #expect(
+            plain.stdout.contains("[icon.marketing-alpha]: it has transparent pixels: flattening changes how it looks"), "\(plain.stdout)")
+        #expect(Self.snapshot(tree.path) == before, "not flattened")
+        let bad = try Self.fix(["--background", "pink", tree.path])
+        #expect(bad.status == 2 && bad.stderr.contains("--background pink: not a colour"))
+        let white = try Self.fix(["--apply", "--background", "#ffffff", tree.path])
+        #expect(white.stdout.contains("Lay \(set)/i.png over the background colour given"), "\(white.stdout)")
+        let check = try runCommand("/usr/bin/pngcheck", [tree.path + "/" + set + "/i.png"])
+        #expect(check.status == 0 && check.stdout.contains("24-bit RGB"), "\(check.stdout)")
     }
 
     @Test func usageErrorsExitTwo() throws {

@@ -88,7 +88,13 @@ import Testing
         let (plan, _) = Self.plan(tree, only: ["icon.file-missing"])
         let new = try #require(Self.written(plan, set + "/Contents.json"))
         #expect(new.contains("\"filename\" : \"icon.png\"") && new.contains("\"filename\" : \"gone.png\""))
-        #expect(plan.left.contains { $0.finding.message.contains("gone.png") && $0.reason.hasPrefix("the file is not in the set") })
+        // The file an entry names but the set lacks is made from the set's 1024 master.
+        let gone = try #require(plan.writes.first { $0.path == set + "/gone.png" })
+        #expect(gone.original == nil && Array(gone.new[16..<24]) == [0, 0, 0, 120, 0, 0, 0, 120], "a new 120x120 PNG")
+        // Without a master large enough, it is left, and said.
+        try tree.remove(set + "/icon.png")
+        let (without, _) = Self.plan(tree, only: ["icon.file-missing"])
+        #expect(without.left.contains { $0.finding.message.contains("gone.png") && $0.reason.hasPrefix("the file is not in the set") })
     }
 
     @Test func aJPEGIsRenamedInAnImageSetButNotInAnIconSet() throws {

@@ -49,6 +49,28 @@ int rw_png_inspect(const uint8_t *data, size_t length, rw_png_header *out);
    Reports whether any pixel is not fully opaque (16-bit alpha is compared at 16 bits). */
 int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes, rw_png_pixels *out);
 
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    uint8_t *rgba; /* width * height * 4 bytes, rw_png_free it */
+    char message[200];
+} rw_png_rgba;
+
+typedef struct {
+    uint8_t *data; /* the PNG file's bytes, rw_png_free it */
+    size_t length;
+    char message[200];
+} rw_png_buffer;
+
+/* Full decode to 8-bit RGBA, whatever the file's colour type, depth or interlacing (16-bit is
+   scaled, palettes and tRNS expanded, grey made RGB, opaque images given alpha 255). */
+int rw_png_decode_rgba8(const uint8_t *data, size_t length, uint64_t max_bytes, rw_png_rgba *out);
+
+/* A PNG of 8-bit RGB (channels 3) or RGBA (channels 4) pixels, not interlaced, with an sRGB chunk. */
+int rw_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, rw_png_buffer *out);
+
+void rw_png_free(void *pointer);
+
 /* libpng's version string, for diagnostics. */
 const char *rw_png_library_version(void);
 

@@ -26,4 +26,33 @@ enum ContentsText {
         }
         return edits.isEmpty ? nil : TextEdit.apply(edits, to: bytes)
     }
+
+    /// `"filename" : NAME` added first in the entry at `span` (an entry without a filename).
+    static func naming(_ bytes: [UInt8], entry span: Range<Int>, _ name: String) -> [UInt8] {
+        let indent = TextLayout.indentation(bytes, at: span.lowerBound) + "  "
+        let nl = TextLayout.newline(bytes)
+        return TextEdit.apply(
+            [TextEdit(start: span.lowerBound + 1, end: span.lowerBound + 1, newText: "\(nl)\(indent)\"filename\" : \(quoted(name)),")],
+            to: bytes)
+    }
+
+    /// A new entry (its keys in order) at the end of `images`; nil when the list is not followed.
+    static func appendingEntry(_ bytes: [UInt8], _ fields: [(String, String)]) -> [UInt8]? {
+        guard let spans = JSONSpans.arrayElements(in: bytes, key: "images") else { return nil }
+        let nl = TextLayout.newline(bytes)
+        if let last = spans.last {
+            let indent = TextLayout.indentation(bytes, at: last.lowerBound)
+            let body = fields.map { "\(indent)  \(quoted($0.0)) : \(quoted($0.1))" }.joined(separator: ",\(nl)")
+            return TextEdit.apply(
+                [TextEdit(start: last.upperBound, end: last.upperBound, newText: ",\(nl)\(indent){\(nl)\(body)\(nl)\(indent)}")], to: bytes)
+        }
+        // An empty list: the entry goes right after its "[".
+        guard let key = TextLayout.offset(of: "\"images\"", in: bytes), let open = TextLayout.offset(of: "[", in: bytes, from: key) else {
+            return nil
+        }
+        let indent = TextLayout.indentation(bytes, at: key) + "  "
+        let body = fields.map { "\(indent)  \(quoted($0.0)) : \(quoted($0.1))" }.joined(separator: ",\(nl)")
+        return TextEdit.apply(
+            [TextEdit(start: open + 1, end: open + 1, newText: "\(nl)\(indent){\(nl)\(body)\(nl)\(indent)}\(nl)")], to: bytes)
+    }
 }

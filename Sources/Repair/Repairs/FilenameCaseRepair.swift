@@ -12,6 +12,12 @@ enum FilenameCaseRepair: RepairKind {
         let set = RelativePath.name(finding.path) == "Contents.json" ? RelativePath.parent(finding.path) : RelativePath.parent(finding.path)
         let contents = RelativePath.join(set, "Contents.json")
         guard finding.message.contains("found only on a case-insensitive disk") else {
+            // An app icon the entry names but the set lacks: made from the set's master.
+            if set.hasSuffix(".appiconset"), let match = finding.message.firstMatch(of: /names (.+?) for the (.+?) slot/),
+                let slot = IconSizeRepair.Slot(String(match.2))
+            {
+                return IconSizeRepair.make(named: String(match.1), for: slot, set: set, in: context)
+            }
             return .leave("the file is not in the set: add it (exported at the slot's size), or remove the entry in Xcode")
         }
         guard let bytes = context.read(contents), let entries = ContentsText.entries(bytes) else {
