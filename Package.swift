@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "RuleEngine", "RuleKinds", "Watcher", "ReswatchProtocol",
+                "RuleEngine", "RuleKinds", "Watcher", "ReswatchProtocol", "Repair",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -42,6 +42,26 @@ public struct ParamReader: Sendable {
         return i
     }
 
+    public func bool(_ key: String) throws(RPCError) -> Bool? {
+        guard let v = object[key], v != .null else { return nil }
+        guard case .bool(let b) = v else { throw .invalidParams("\(key) must be true or false") }
+        return b
+    }
+
+    /// A list of strings (at most `limit` of them).
+    public func strings(_ key: String, limit: Int = 1000) throws(RPCError) -> [String]? {
+        guard let v = object[key], v != .null else { return nil }
+        guard case .array(let items) = v, items.count <= limit else {
+            throw .invalidParams("\(key) must be a list of at most \(limit) strings")
+        }
+        var out: [String] = []
+        for item in items {
+            guard case .string(let s) = item else { throw .invalidParams("\(key) must be a list of strings") }
+            out.append(s)
+        }
+        return out
+    }
+
     public func severity(_ key: String) throws(RPCError) -> Severity? {
         guard let s = try string(key) else { return nil }
         guard let v = Severity(rawValue: s) else { throw .invalidParams("\(key) must be info, warning or error") }

@@ -37,7 +37,7 @@ public enum ReswatchRequests {
     public static let all: [any ReswatchRequest.Type] = [
         InitializeRequest.self, StatusRequest.self, DiagnosticsRequest.self, SubscribeRequest.self, UnsubscribeRequest.self,
         SyncRequest.self, RecheckRequest.self, ShutdownRequest.self, WatchAddRequest.self, WatchRemoveRequest.self,
-        WatchListRequest.self, RulesListRequest.self, MetricsRequest.self,
+        WatchListRequest.self, RulesListRequest.self, MetricsRequest.self, FixRequest.self,
     ]
 }
 
@@ -91,6 +91,16 @@ public enum RecheckRequest: ReswatchRequest {
     public static let method = "recheck"
     public typealias Params = RootParams
     public typealias Response = GenerationResult
+}
+
+/// `fix` → the repair plan for a path under a watched root (docs/fix.md), carried out with
+/// `apply: true` (originals journaled, each file replaced atomically); the daemon then
+/// re-validates the changed files as after any change. Writes files: admin only.
+public enum FixRequest: ReswatchRequest {
+    public static let role = Role.admin
+    public static let method = "fix"
+    public typealias Params = FixParams
+    public typealias Response = FixResult
 }
 
 /// `shutdown` → `{}`, then a graceful shutdown (as SIGTERM).
@@ -192,6 +202,31 @@ public struct RootParams: RequestParams {
     public var root: String?
     public init(root: String? = nil) { self.root = root }
     public init(reading params: ParamReader) throws(RPCError) { root = try params.string("root") }
+}
+
+public struct FixParams: RequestParams {
+    public static let keys: Set<String> = ["path", "apply", "only", "background"]
+    /// A folder or file under a watched root (absolute).
+    public var path: String
+    public var apply: Bool
+    /// Rule ids to repair (all when absent).
+    public var only: [String]?
+    /// `#rrggbb`, `white` or `black`: the colour a transparent App Store icon is laid over.
+    public var background: String?
+
+    public init(path: String, apply: Bool = false, only: [String]? = nil, background: String? = nil) {
+        self.path = path
+        self.apply = apply
+        self.only = only
+        self.background = background
+    }
+
+    public init(reading params: ParamReader) throws(RPCError) {
+        path = try params.requiredString("path")
+        apply = try params.bool("apply") ?? false
+        only = try params.strings("only", limit: 200)
+        background = try params.string("background")
+    }
 }
 
 public struct PathParams: RequestParams {

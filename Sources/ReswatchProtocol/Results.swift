@@ -197,3 +197,61 @@ public struct MetricsResult: Codable, Sendable {
 public struct EmptyResult: Codable, Sendable {
     public init() {}
 }
+
+/// `fix`: the plan, and whether it was carried out.
+public struct FixResult: Codable, Sendable {
+    public struct Change: Codable, Sendable, Equatable {
+        /// "edit", "create" or "rename".
+        public var kind: String
+        public var path: String
+        public var to: String?
+        public init(kind: String, path: String, to: String? = nil) {
+            self.kind = kind
+            self.path = path
+            self.to = to
+        }
+    }
+
+    public struct Repair: Codable, Sendable {
+        public var rule: String
+        public var path: String
+        public var title: String
+        public var changes: [Change]
+        public init(rule: String, path: String, title: String, changes: [Change]) {
+            self.rule = rule
+            self.path = path
+            self.title = title
+            self.changes = changes
+        }
+    }
+
+    public struct Left: Codable, Sendable {
+        public var rule: String
+        public var path: String
+        public var line: Int?
+        public var reason: String
+        public init(rule: String, path: String, line: Int?, reason: String) {
+            self.rule = rule
+            self.path = path
+            self.line = line
+            self.reason = reason
+        }
+    }
+
+    public var root: String
+    public var repairs: [Repair]
+    public var left: [Left]
+    public var applied: Bool
+    /// The journal's folder (root-relative) when applied: `reswatch fix --undo` restores it.
+    public var journal: String?
+    public var generation: Int
+
+    public init(root: String, repairs: [Repair], left: [Left], applied: Bool, journal: String?, generation: Int) {
+        self.root = root
+        self.repairs = repairs
+        self.left = left
+        self.applied = applied
+        self.journal = journal
+        self.generation = generation
+    }
+}

@@ -25,6 +25,7 @@ enum MethodTable {
     static let handlers: [any MethodHandler] = [
         InitializeMethod(), StatusMethod(), DiagnosticsMethod(), SubscribeMethod(), UnsubscribeMethod(), SyncMethod(),
         WatchAddMethod(), WatchRemoveMethod(), WatchListMethod(), RecheckMethod(), RulesListMethod(), ShutdownMethod(), MetricsMethod(),
+        FixMethod(),
     ]
     static let byName: [String: any MethodHandler] = Dictionary(uniqueKeysWithValues: handlers.map { (type(of: $0).method, $0) })
     /// The methods served, in table order: `initialize`'s capabilities and "Method not found"'s list.

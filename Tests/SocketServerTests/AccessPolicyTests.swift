@@ -22,7 +22,7 @@ import Testing
 
     @Test func whatEachMethodNeeds() {
         let admin = Set(ReswatchRequests.all.filter { $0.role == .admin }.map { $0.method })
-        #expect(admin == ["watch/add", "watch/remove", "recheck", "shutdown"])
+        #expect(admin == ["watch/add", "watch/remove", "recheck", "shutdown", "fix"], "fix writes files")
         #expect(MethodTable.handlers.allSatisfy { type(of: $0).role == (admin.contains(type(of: $0).method) ? .admin : .reader) })
     }
 
