@@ -146,6 +146,15 @@ public enum FixJournal {
         guard let (run, journal) = chosen else { throw FixError("nothing to undo: no fix under \(base) that is not undone already") }
         let dir = folder + "/" + run
         var report = UndoReport(journal: dir)
+        // A journal is a file in the tree, and so as hostile as any: every path it names must be
+        // a plain path inside the root, through no link, before anything is restored.
+        for entry in journal.changes {
+            try checkInside(root, entry.path)
+            if let to = entry.to { try checkInside(root, to) }
+            if let backup = entry.backup, !RepairPaths.isSafe(backup) || backup.contains("/") {
+                throw FixError("the journal \(dir) names a backup outside its folder: nothing was restored")
+            }
+        }
         do throws(SystemError) {
             for entry in journal.changes.reversed() {
                 switch entry.kind {

@@ -100,6 +100,29 @@ import Testing
         #expect(try Self.snapshot(tree.path) == before)
     }
 
+    /// A journal is a file of the tree: one that names a path out of the root restores nothing.
+    @Test func aHostileJournalRestoresNothing() throws {
+        let tree = try Self.tree()
+        let outside = try TempTree(["victim.txt": .text("mine\n")])
+        let dir = tree.path + "/.reswatch/fix/20990101T000000.000Z-1"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "pwned\n".write(toFile: dir + "/0.orig", atomically: true, encoding: .utf8)
+        let hostile = [
+            "../../../../..\(outside.path)/victim.txt", "\(outside.path)/victim.txt",
+        ]
+        for path in hostile {
+            let journal =
+                "{\"version\":1,\"created\":\"x\",\"state\":\"applied\",\"changes\":[{\"kind\":\"write\",\"path\":\"\(path)\",\"backup\":\"0.orig\",\"newSize\":5,\"newHash\":\"0\"}]}"
+            try journal.write(toFile: dir + "/journal.json", atomically: true, encoding: .utf8)
+            #expect(throws: FixError.self, "\(path)") { try FixJournal.undo(root: tree.path) }
+        }
+        let backup =
+            "{\"version\":1,\"created\":\"x\",\"state\":\"applied\",\"changes\":[{\"kind\":\"write\",\"path\":\"App/Info.plist\",\"backup\":\"../../../x\"}]}"
+        try backup.write(toFile: dir + "/journal.json", atomically: true, encoding: .utf8)
+        #expect(throws: FixError.self) { try FixJournal.undo(root: tree.path) }
+        #expect(try String(contentsOfFile: outside.path + "/victim.txt", encoding: .utf8) == "mine\n")
+    }
+
     @Test func aPathOutOfTheRootIsRefused() throws {
         let tree = try Self.tree()
         let outside = try TempTree(["x.json": .text("{}")])
