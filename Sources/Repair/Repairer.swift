@@ -24,7 +24,7 @@ public enum Repairer {
     public static let kinds: [any RepairKind.Type] = [
         IconNameKeyRepair.self, FilenameCaseRepair.self, UnassignedFileRepair.self, JPEGNamedPNGRepair.self,
         PrivacyCategoryRepair.self, OrientationsAdvice.self, StoryboardExtensionRepair.self, StoreIconAlphaRepair.self,
-        PNGReencodeRepair.self, IconSizeRepair.self,
+        PNGReencodeRepair.self, IconSizeRepair.self, ExtensionDisplayNameRepair.self,
     ]
 
     /// The rules some kind repairs (at least in some cases).

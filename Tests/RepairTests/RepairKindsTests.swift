@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Repair
+@testable import RuleKinds
 
 /// Each repair on real files: it repairs the finding, keeps every other byte, follows the file's
 /// layout (indentation, line endings), and leaves what it cannot do unambiguously, saying why.
@@ -152,5 +153,28 @@ import Testing
                 String(decoding: before, as: UTF8.self).contains("CFBundleIconName"),
                 "the second repair's diff starts from the first one's result")
         }
+    }
+
+    /// An extension without CFBundleDisplayName gets the app's name; from a variable (the app's
+    /// `$(PRODUCT_NAME)` is the extension's own in its target) it gets `$(PRODUCT_NAME)`.
+    @Test func anExtensionGetsADisplayName() throws {
+        let keys = BundleKeysKind.goodKeys.replacingOccurrences(
+            of: "<key>CFBundleDisplayName</key><string>$(PRODUCT_NAME)</string>", with: "")
+        for (appPlist, expected) in [
+            (BundleKeysKind.appPlist, "$(PRODUCT_NAME)"),
+            (ExampleTrees.plist("<key>CFBundleDisplayName</key><string>Café &amp; Co</string>" + BundleKeysKind.versions), "Café & Co"),
+        ] {
+            let tree = try TempTree(BundleKeysKind.app(extensionKeys: keys, appPlist: appPlist))
+            let (plan, _) = Self.plan(tree, only: ["plist.extension-keys"])
+            let new = try #require(Self.written(plan, "Share/Info.plist"), "\(plan.left.map(\.reason))")
+            let value = try PropertyListSerialization.propertyList(from: Data(new.utf8), format: nil) as? [String: Any]
+            #expect(value?["CFBundleDisplayName"] as? String == expected)
+            #expect(value?["NSExtension"] != nil && value?["CFBundleExecutable"] as? String == "$(EXECUTABLE_NAME)", "the rest kept")
+        }
+        // An undefined variable is the person's setting to make: left.
+        let undefined = BundleKeysKind.goodKeys.replacingOccurrences(
+            of: "<string>$(PRODUCT_NAME)</string><key>CFBundleName", with: "<string>$(NOPE)</string><key>CFBundleName")
+        let (plan, _) = Self.plan(try TempTree(BundleKeysKind.app(extensionKeys: undefined)), only: ["plist.extension-keys"])
+        #expect(plan.repairs.isEmpty && plan.left.first?.reason.hasPrefix("set the key's value") == true)
     }
 }
