@@ -39,13 +39,21 @@ enum CodeActions {
         for repair in plan.repairs {
             var edits: [Edit] = []
             for change in repair.changes {
-                guard case .write(let path, let original?, let new) = change else { edits = []; break }
+                // Text edits only: a created file, a rename or an image (a PNG rewritten) cannot be
+                // a text edit without corrupting it; those are left to `reswatch fix`.
+                guard case .write(let path, let original?, let new) = change, isText(original), isText(new) else {
+                    edits = []
+                    break
+                }
                 edits.append(minimalEdit(path: finding.root + "/" + path, from: original, to: new))
             }
             if !edits.isEmpty { out.append(Action(title: repair.title, edits: edits)) }
         }
         return out
     }
+
+    /// UTF-8 text with no NUL: what an editor's text edit can carry.
+    static func isText(_ bytes: [UInt8]) -> Bool { !bytes.contains(0) && String(validating: bytes, as: UTF8.self) != nil }
 
     /// The one replacement that turns `old` into `new`: what lies between their common start and end.
     static func minimalEdit(path: String, from old: [UInt8], to new: [UInt8]) -> Edit {

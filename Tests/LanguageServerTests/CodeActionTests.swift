@@ -149,4 +149,20 @@ import Testing
         #expect(edit.start == edit.end && edit.newText == "  <key>CFBundleIconName</key>\n  <string>Brand</string>\n")
         #expect(try apply(action) == plist.replacingOccurrences(of: "<dict>\n", with: "<dict>\n" + edit.newText))
     }
+
+    /// An image repair (a PNG made again at its size) is no text edit: offering one would write
+    /// binary bytes through the editor and corrupt the icon. It is left to `reswatch fix`.
+    @Test func anImageRepairIsNotOfferedAsATextEdit() throws {
+        let set = "S.appiconset"
+        let tree = try TempTree([
+            set + "/Contents.json": .text(
+                "{\"images\":[{\"filename\":\"a.png\",\"idiom\":\"iphone\",\"scale\":\"2x\",\"size\":\"60x60\"},{\"filename\":\"m.png\",\"idiom\":\"ios-marketing\",\"scale\":\"1x\",\"size\":\"1024x1024\"}]}"
+            ),
+            set + "/a.png": .png(PNGSpec(width: 121, height: 120)), set + "/m.png": .png(PNGSpec(width: 1024, height: 1024)),
+        ])
+        let mismatch = finding("icon.size-mismatch", tree, set + "/a.png", message: "a.png is 121x120 but should be 120x120 (iphone 60@2x)")
+        #expect(CodeActions.actions(for: mismatch).isEmpty)
+        let before = try Data(contentsOf: URL(fileURLWithPath: tree.path + "/" + set + "/a.png"))
+        #expect(before.count > 0)
+    }
 }
