@@ -29,6 +29,8 @@ public enum FixJournal {
         var created: String
         var state: String  // "applying", "applied", "undone"
         var changes: [Entry]
+        /// The applying process: its temporary files are named `<file>.reswatch-tmp-<pid>`.
+        var pid: Int32?
     }
 
     static func hash(_ bytes: [UInt8]) -> String {
@@ -61,8 +63,10 @@ public enum FixJournal {
     }
 
     /// Applies the plan; returns the journal's folder (root-relative).
+    /// `afterChange` is called with each change's index once it is made and listed in `progress`
+    /// (the fault-injection tests stop the process there).
     @discardableResult
-    public static func apply(_ plan: RepairPlan) throws(FixError) -> String {
+    public static func apply(_ plan: RepairPlan, afterChange: (Int) -> Void = { _ in }) throws(FixError) -> String {
         let root = plan.root
         // Everything is checked before anything is written.
         for w in plan.writes {
@@ -95,7 +99,7 @@ public enum FixJournal {
                     entries.append(Entry(kind: "create", path: w.path, newSize: w.new.count, newHash: hash(w.new)))
                 }
             }
-            var journal = Journal(created: ISO8601DateFormatter().string(from: Date()), state: "applying", changes: entries)
+            var journal = Journal(created: ISO8601DateFormatter().string(from: Date()), state: "applying", changes: entries, pid: getpid())
             try writeJournal(journal, root: root, dir: dir)
             let progress = try FileSystem.openForAppending(absolute(root, dir + "/progress"), mode: 0o600)
             defer { FileSystem.closeDescriptor(progress) }
@@ -110,6 +114,7 @@ public enum FixJournal {
                     try FileSystem.writeDurably(absolute(root, entry.path), writes[entry.path]!, mode: mode)
                 }
                 try FileSystem.writeAll(progress, Array("\(i)\n".utf8), path: dir + "/progress")
+                afterChange(i)
             }
             journal.state = "applied"
             try writeJournal(journal, root: root, dir: dir)
@@ -127,25 +132,72 @@ public enum FixJournal {
         public var restored: [String] = []
         /// Files edited since the fix: left as they are (their original is kept in the journal folder).
         public var leftAlone: [String] = []
+        /// The run had stopped part-way (it was still "applying").
+        public var wasInterrupted = false
+        /// Temporary files of that run's unfinished writes, removed.
+        public var removedTemporary: [String] = []
     }
 
-    /// Restores every byte the last applied (or interrupted) fix under `root` changed.
-    public static func undo(root: String) throws(FixError) -> UndoReport {
+    /// The newest run under `root` that is not undone, with its journal.
+    static func lastRun(root: String) -> (run: String, journal: Journal)? {
         let base = absolute(root, folder)
         let runs = ((try? FileSystem.listDirectory(base)) ?? []).filter(\.isDirectory).map(\.name).sorted()
-        var chosen: (String, Journal)?
         for run in runs.reversed() {
             guard let bytes = try? FileSystem.readFile(base + "/" + run + "/journal.json", limit: 64 << 20),
                 let journal = try? JSONDecoder().decode(Journal.self, from: Data(bytes))
             else { continue }
-            if journal.state != "undone" {
-                chosen = (run, journal)
-                break
+            if journal.state != "undone" { return (run, journal) }
+        }
+        return nil
+    }
+
+    /// A run that stopped part-way (killed, or the machine went down): which of its changes are
+    /// made, judged from the files themselves (each is whole: old or new), not from `progress`.
+    public struct Interrupted: Sendable {
+        public var journal: String
+        public var made: [String] = []
+        public var notMade: [String] = []
+        /// Neither the old nor the new bytes: edited since.
+        public var editedSince: [String] = []
+    }
+
+    /// The last run under `root`, if it was interrupted (nil when it finished or was undone).
+    public static func interrupted(root: String) -> Interrupted? {
+        guard let (run, journal) = lastRun(root: root), journal.state == "applying" else { return nil }
+        var report = Interrupted(journal: folder + "/" + run)
+        for entry in journal.changes {
+            let shown = entry.to.map { "\(entry.path) → \($0)" } ?? entry.path
+            switch entry.kind {
+            case "rename":
+                let moved = entry.to.map { (try? FileSystem.status(absolute(root, $0))) != nil } ?? false
+                if moved { report.made.append(shown) } else { report.notMade.append(shown) }
+            default:
+                guard (try? checkInside(root, entry.path)) != nil, let now = current(root, entry.path) else {
+                    if entry.kind == "create" { report.notMade.append(shown) } else { report.editedSince.append(shown) }
+                    continue
+                }
+                if now.count == entry.newSize, hash(now) == entry.newHash {
+                    report.made.append(shown)
+                } else if entry.kind == "write", let backup = entry.backup, RepairPaths.isSafe(backup), !backup.contains("/"),
+                    (try? FileSystem.readFile(absolute(root, report.journal + "/" + backup), limit: 1 << 30)) == now
+                {
+                    report.notMade.append(shown)
+                } else {
+                    report.editedSince.append(shown)
+                }
             }
         }
-        guard let (run, journal) = chosen else { throw FixError("nothing to undo: no fix under \(base) that is not undone already") }
+        return report
+    }
+
+    /// Restores every byte the last applied (or interrupted) fix under `root` changed, and removes
+    /// the temporary file an interrupted write left beside its file.
+    public static func undo(root: String) throws(FixError) -> UndoReport {
+        guard let (run, journal) = lastRun(root: root) else {
+            throw FixError("nothing to undo: no fix under \(absolute(root, folder)) that is not undone already")
+        }
         let dir = folder + "/" + run
-        var report = UndoReport(journal: dir)
+        var report = UndoReport(journal: dir, wasInterrupted: journal.state == "applying")
         // A journal is a file in the tree, and so as hostile as any: every path it names must be
         // a plain path inside the root, through no link, before anything is restored.
         for entry in journal.changes {
@@ -184,6 +236,16 @@ public enum FixJournal {
                         report.restored.append(entry.path)
                     } else {
                         report.leftAlone.append(entry.path)
+                    }
+                }
+            }
+            if let pid = journal.pid {
+                for entry in journal.changes where entry.kind != "rename" {
+                    let temporary = entry.path + ".reswatch-tmp-\(pid)"
+                    if (try? FileSystem.status(absolute(root, temporary)))?.kind == .regular,
+                        FileSystem.removeFile(absolute(root, temporary))
+                    {
+                        report.removedTemporary.append(temporary)
                     }
                 }
             }

@@ -77,14 +77,37 @@ struct FixCommand: ParsableCommand {
         }
     }
 
+    /// An earlier run that stopped part-way, and which of its changes it made.
+    static func describe(_ stopped: FixJournal.Interrupted, root: String) -> String {
+        let total = stopped.made.count + stopped.notMade.count + stopped.editedSince.count
+        var out = [
+            "note: the fix in \(Self.shown(root))/\(stopped.journal) stopped part-way: \(stopped.made.count) of its \(total) change(s) are made; `reswatch fix --undo` restores them"
+        ]
+        out += stopped.made.map { "  made: \($0)" } + stopped.notMade.map { "  not made: \($0)" }
+        out += stopped.editedSince.map { "  edited since: \($0) (left as it is by --undo)" }
+        return out.joined(separator: "\n")
+    }
+
+    /// For the crash-safety tests only: RESWATCH_FAULT_KILL_AFTER_CHANGE=N kills this process
+    /// (SIGKILL: no clean-up of any kind) once change N of `--apply` is made.
+    static func faultInjection() -> (Int) -> Void {
+        guard let value = ProcessInfo.processInfo.environment["RESWATCH_FAULT_KILL_AFTER_CHANGE"], let n = Int(value) else {
+            return { _ in }
+        }
+        return { if $0 == n { kill(getpid(), SIGKILL) } }
+    }
+
     func run() throws {
         let targets = try targets()
         if undo {
             for root in Set(targets.map(\.root)).sorted() {
                 do {
                     let report = try FixJournal.undo(root: root)
-                    print("\(Self.shown(root)): undid \(report.journal): restored \(report.restored.count) file(s)")
+                    print(
+                        "\(Self.shown(root)): undid \(report.journal)\(report.wasInterrupted ? " (a run that had stopped part-way)" : ""): restored \(report.restored.count) file(s)"
+                    )
                     for path in report.restored { print("  restored \(path)") }
+                    for path in report.removedTemporary { print("  removed \(path), the unfinished write of the stopped run") }
                     for path in report.leftAlone {
                         print("  left \(path) as it is: it changed after the fix (its original is in \(report.journal))")
                     }
@@ -95,6 +118,7 @@ struct FixCommand: ParsableCommand {
         let ruleSet = try RuleLocations.loadRules(extra: rules)
         var remaining = 0
         for root in Set(targets.map(\.root)).sorted() {
+            if let stopped = FixJournal.interrupted(root: root) { print(Self.describe(stopped, root: root)) }
             let scopes = targets.filter { $0.root == root }.map(\.scope)
             let inScope = { (d: Diagnostic) in scopes.contains { $0.isEmpty || RelativePath.isWithin(d.path, $0) } }
             let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
@@ -105,7 +129,7 @@ struct FixCommand: ParsableCommand {
             print(FixPlanText.render(plan, shownRoot: Self.shown(root), applying: apply))
             if apply && !plan.isEmpty {
                 do {
-                    let journal = try FixJournal.apply(plan)
+                    let journal = try FixJournal.apply(plan, afterChange: Self.faultInjection())
                     print(
                         "applied \(plan.repairs.count) repair(s); the originals and the journal are in \(journal); `reswatch fix --undo` restores them"
                     )

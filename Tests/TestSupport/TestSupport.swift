@@ -84,8 +84,6 @@ public func runCommand(_ executable: String, _ arguments: [String], environment:
     p.standardError = err
     try p.run()
     // Read both pipes before waiting so a large output cannot deadlock.
-    let errData = DispatchQueue.global().sync { () -> Data in Data() }
-    _ = errData
     let group = DispatchGroup()
     nonisolated(unsafe) var stderrData = Data()
     group.enter()
