@@ -26,10 +26,14 @@ extension DaemonCore {
         }
         let only = params.only.map(Set.init)
         let apply = params.apply
+        let line = params.line
         let repairOptions = options
         let outcome = FixOutcome()
         _ = await runEngine(root) { engine in
-            let findings = engine.diagnostics.filter { scope.isEmpty || RelativePath.isWithin($0.path, scope) }
+            let findings = engine.diagnostics.filter {
+                if let line { return $0.path == scope && $0.line == line }
+                return scope.isEmpty || RelativePath.isWithin($0.path, scope)
+            }
             let plan = Repairer.plan(
                 root: engine.root, diagnostics: findings, projects: engine.projectContexts, only: only, options: repairOptions)
             var journal: Result<String?, FixError> = .success(nil)

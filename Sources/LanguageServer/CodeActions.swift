@@ -8,8 +8,19 @@ import SystemCalls
 /// Quick fixes: the repairs of `reswatch fix` (the Repair module), offered as LSP code actions.
 /// Each is computed from the files on disk (the findings are about the disk) and sent as the
 /// smallest text edit that turns the file into the repaired one, so the rest of the file stays as
-/// written. Repairs that rename a file are left to `reswatch fix`.
+/// written. A repair that is no text edit (an image written, a file created or renamed) is a
+/// command, `reswatch.fix`, that the daemon's `fix` carries out (with its journal and undo).
 enum CodeActions {
+    /// The command of a repair the daemon carries out.
+    static let fixCommand = "reswatch.fix"
+
+    /// What `reswatch.fix` repairs: one finding, by its file (absolute), rule and line.
+    struct FixTarget: Equatable {
+        var path: String
+        var rule: String
+        var line: Int?
+    }
+
     struct Edit: Equatable {
         var path: String
         var start: Int
@@ -20,6 +31,14 @@ enum CodeActions {
     struct Action: Equatable {
         var title: String
         var edits: [Edit]
+        /// Set for a repair the daemon carries out (then `edits` is empty).
+        var fix: FixTarget?
+
+        init(title: String, edits: [Edit], fix: FixTarget? = nil) {
+            self.title = title
+            self.edits = edits
+            self.fix = fix
+        }
     }
 
     /// Rules some repair handles, and the removal of an entry that maps to no slot.
@@ -39,15 +58,20 @@ enum CodeActions {
         for repair in plan.repairs {
             var edits: [Edit] = []
             for change in repair.changes {
-                // Text edits only: a created file, a rename or an image (a PNG rewritten) cannot be
-                // a text edit without corrupting it; those are left to `reswatch fix`.
+                // A created file, a rename or an image (a PNG rewritten) cannot be a text edit
+                // without corrupting it: those go to the daemon.
                 guard case .write(let path, let original?, let new) = change, isText(original), isText(new) else {
                     edits = []
                     break
                 }
                 edits.append(minimalEdit(path: finding.root + "/" + path, from: original, to: new))
             }
-            if !edits.isEmpty { out.append(Action(title: repair.title, edits: edits)) }
+            if edits.isEmpty {
+                let target = FixTarget(path: DiagnosticMapping.file(of: finding), rule: finding.rule, line: finding.line)
+                out.append(Action(title: repair.title + " (reswatch writes it; fix --undo restores)", edits: [], fix: target))
+            } else {
+                out.append(Action(title: repair.title, edits: edits))
+            }
         }
         return out
     }
@@ -88,10 +112,27 @@ enum CodeActions {
             title: "Remove the entry that maps to no app icon slot", edits: [Edit(path: path, start: start, end: end, newText: "")])
     }
 
-    /// The action as LSP `CodeAction` JSON.
-    static func lsp(_ action: Action, diagnostic: JSONValue) -> JSONValue {
+    /// The action as LSP `CodeAction` JSON (`diagnostic`: the one it fixes, when shown on the
+    /// document asked about).
+    static func lsp(_ action: Action, diagnostic: JSONValue?) -> JSONValue {
+        var out: [String: JSONValue] = ["title": .string(action.title), "kind": .string("quickfix")]
+        if let diagnostic { out["diagnostics"] = .array([diagnostic]) }
+        if let fix = action.fix {
+            var argument: [String: JSONValue] = ["path": .string(fix.path), "rule": .string(fix.rule)]
+            if let line = fix.line { argument["line"] = .integer(Int64(line)) }
+            out["command"] = .object([
+                "title": .string(action.title), "command": .string(fixCommand), "arguments": .array([.object(argument)]),
+            ])
+        } else {
+            out["edit"] = .object(["changes": .object(changes(action.edits))])
+        }
+        return .object(out)
+    }
+
+    /// A WorkspaceEdit's `changes`: each edit as a range of its file.
+    static func changes(_ edits: [Edit]) -> [String: JSONValue] {
         var changes: [String: [JSONValue]] = [:]
-        for edit in action.edits {
+        for edit in edits {
             let bytes = read(edit.path) ?? []
             let s = TextPosition.position(of: edit.start, in: bytes)
             let e = TextPosition.position(of: edit.end, in: bytes)
@@ -101,11 +142,6 @@ enum CodeActions {
             ])
             changes[DocumentURI.from(path: edit.path), default: []].append(.object(["range": range, "newText": .string(edit.newText)]))
         }
-        return .object([
-            "title": .string(action.title),
-            "kind": .string("quickfix"),
-            "diagnostics": .array([diagnostic]),
-            "edit": .object(["changes": .object(changes.mapValues { .array($0) })]),
-        ])
+        return changes.mapValues { .array($0) }
     }
 }

@@ -77,6 +77,8 @@ public actor LanguageServer {
             reply(id: id, result: .null)
         case "textDocument/codeAction":
             reply(id: id, result: codeActions(params))
+        case "workspace/executeCommand":
+            executeCommand(id: id, params)
         default:
             reply(error: id, code: -32601, "Method not found: \(method)")
         }
@@ -112,6 +114,7 @@ public actor LanguageServer {
                 "capabilities": .object([
                     "textDocumentSync": .integer(0),
                     "codeActionProvider": .object(["codeActionKinds": .array([.string("quickfix")])]),
+                    "executeCommandProvider": .object(["commands": .array([.string(CodeActions.fixCommand)])]),
                     "workspace": .object([
                         "workspaceFolders": .object(["supported": .bool(true), "changeNotifications": .bool(true)])
                     ]),
@@ -209,21 +212,6 @@ public actor LanguageServer {
                     "params": .object(["uri": .string(DocumentURI.from(path: file)), "diagnostics": .array(list.map(mapping.lsp))]),
                 ]))
         }
-    }
-
-    // MARK: - quick fixes
-
-    func codeActions(_ params: JSONValue) -> JSONValue {
-        guard let uri = params["textDocument"]?["uri"]?.string, let path = DocumentURI.path(of: uri) else { return .array([]) }
-        var out: [JSONValue] = []
-        for lsp in params["context"]?["diagnostics"]?.array ?? [] {
-            guard lsp["source"]?.string == "reswatch", let rule = lsp["code"]?.string, CodeActions.fixable.contains(rule) else { continue }
-            let line = lsp["range"]?["start"]?["line"]?.int.map { $0 + 1 }
-            // The finding as the daemon sent it (the client may have cut the message).
-            guard let finding = findings[path]?.first(where: { $0.rule == rule && ($0.line ?? 1) == (line ?? 1) }) else { continue }
-            for action in CodeActions.actions(for: finding) { out.append(CodeActions.lsp(action, diagnostic: lsp)) }
-        }
-        return .array(out)
     }
 
     // MARK: - output

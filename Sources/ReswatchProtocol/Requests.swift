@@ -205,17 +205,20 @@ public struct RootParams: RequestParams {
 }
 
 public struct FixParams: RequestParams {
-    public static let keys: Set<String> = ["path", "apply", "only", "background"]
+    public static let keys: Set<String> = ["path", "apply", "only", "background", "line"]
     /// A folder or file under a watched root (absolute).
     public var path: String
+    /// Only the findings on `path` (a file) at this line: one finding, as an editor's quick fix.
+    public var line: Int?
     public var apply: Bool
     /// Rule ids to repair (all when absent).
     public var only: [String]?
     /// `#rrggbb`, `white` or `black`: the colour a transparent App Store icon is laid over.
     public var background: String?
 
-    public init(path: String, apply: Bool = false, only: [String]? = nil, background: String? = nil) {
+    public init(path: String, apply: Bool = false, only: [String]? = nil, background: String? = nil, line: Int? = nil) {
         self.path = path
+        self.line = line
         self.apply = apply
         self.only = only
         self.background = background
@@ -226,6 +229,7 @@ public struct FixParams: RequestParams {
         apply = try params.bool("apply") ?? false
         only = try params.strings("only", limit: 200)
         background = try params.string("background")
+        line = try params.int("line", range: 1...Int(Int32.max))
     }
 }
 

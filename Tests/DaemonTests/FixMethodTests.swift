@@ -24,6 +24,10 @@ import Testing
         #expect(plan.repairs.map(\.rule).sorted() == ["icon.file-missing", "icon.marketing-alpha", "icon.size-mismatch", "image.not-png"])
         #expect(plan.left.contains { $0.rule == "plist.orientations" && $0.reason.hasPrefix("your choice") })
         #expect(try daemon.diagnosticLines().contains { $0.hasPrefix("image.not-png") }, "a plan changes nothing")
+        // `line`: one finding, as an editor's quick fix asks (the missing file at Contents.json:97).
+        let contents = tree.path + "/SampleApp/Assets.xcassets/AppIcon.appiconset/Contents.json"
+        #expect(try client.call(FixRequest.self, FixParams(path: contents, line: 97)).repairs.map(\.rule) == ["icon.file-missing"])
+        #expect(try client.call(FixRequest.self, FixParams(path: contents, line: 96)).repairs.isEmpty, "no finding on that line")
         let only = try client.call(FixRequest.self, FixParams(path: tree.path, apply: true, only: ["image.not-png"]))
         #expect(only.applied && only.repairs.count == 1 && only.journal?.hasPrefix(".reswatch/fix/") == true)
         #expect(
@@ -47,6 +51,7 @@ import Testing
             (.object(["path": .string(tree.path), "only": .array([.string("icon.nope")])]), -32602),
             (.object(["path": .string(tree.path), "background": .string("pink")]), -32602),
             (.object(["path": .string(tree.path), "apply": .string("yes")]), -32602), (.object([:]), -32602),
+            (.object(["path": .string(tree.path), "line": .integer(0)]), -32602),
         ] {
             do {
                 _ = try client.call("fix", params)

@@ -151,8 +151,9 @@ import Testing
     }
 
     /// An image repair (a PNG made again at its size) is no text edit: offering one would write
-    /// binary bytes through the editor and corrupt the icon. It is left to `reswatch fix`.
-    @Test func anImageRepairIsNotOfferedAsATextEdit() throws {
+    /// binary bytes through the editor and corrupt the icon. It is the `reswatch.fix` command,
+    /// for that finding, which the daemon carries out.
+    @Test func anImageRepairIsACommandNotATextEdit() throws {
         let set = "S.appiconset"
         let tree = try TempTree([
             set + "/Contents.json": .text(
@@ -161,8 +162,11 @@ import Testing
             set + "/a.png": .png(PNGSpec(width: 121, height: 120)), set + "/m.png": .png(PNGSpec(width: 1024, height: 1024)),
         ])
         let mismatch = finding("icon.size-mismatch", tree, set + "/a.png", message: "a.png is 121x120 but should be 120x120 (iphone 60@2x)")
-        #expect(CodeActions.actions(for: mismatch).isEmpty)
-        let before = try Data(contentsOf: URL(fileURLWithPath: tree.path + "/" + set + "/a.png"))
-        #expect(before.count > 0)
+        let action = try #require(CodeActions.actions(for: mismatch).first)
+        #expect(action.edits.isEmpty)
+        #expect(action.fix == CodeActions.FixTarget(path: tree.path + "/" + set + "/a.png", rule: "icon.size-mismatch", line: nil))
+        let lsp = CodeActions.lsp(action, diagnostic: nil)
+        #expect(lsp["edit"] == nil && lsp["command"]?["command"]?.string == "reswatch.fix")
+        #expect(lsp["command"]?["arguments"]?.array?.first?["rule"]?.string == "icon.size-mismatch")
     }
 }

@@ -160,6 +160,68 @@ import Testing
         #expect(actions.first?["edit"]?["changes"]?["file://" + tree.path + "/" + Self.set + "/Contents.json"]?.array?.count == 1)
     }
 
+    /// An image repair over the protocol: offered on the PNG and on its Contents.json entry, as the
+    /// `reswatch.fix` command; executing it has the daemon remake the icon, the editor is told how
+    /// to undo it, and the finding goes. Bad arguments are refused.
+    @Test func anImageRepairIsOfferedOnEveryFileItTouchesAndTheDaemonMakesIt() throws {
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            Self.set + "/Contents.json": .text(
+                "{\n  \"images\" : [\n    {\n      \"filename\" : \"a.png\",\n      \"idiom\" : \"iphone\",\n      \"scale\" : \"2x\",\n      \"size\" : \"60x60\"\n    },\n    {\n      \"filename\" : \"m.png\",\n      \"idiom\" : \"ios-marketing\",\n      \"scale\" : \"1x\",\n      \"size\" : \"1024x1024\"\n    }\n  ]\n}\n"
+            ),
+            Self.set + "/a.png": .png(PNGSpec(width: 121, height: 120)),
+            Self.set + "/m.png": .png(PNGSpec(width: 1024, height: 1024)),
+        ])
+        let daemon = try DaemonHarness(roots: [tree.path])
+        let lsp = try LSPClient(arguments: ["--socket", daemon.socket])
+        let capabilities = lsp.start(folders: [tree.path])?["result"]?["capabilities"]
+        #expect(capabilities?["executeCommandProvider"]?["commands"]?.array?.first?.string == "reswatch.fix")
+        let icon = tree.path + "/" + Self.set + "/a.png"
+        let contents = tree.path + "/" + Self.set + "/Contents.json"
+        let published = try #require(lsp.wait { Self.isPublish($0, icon) })
+        let mismatch = try #require(published["params"]?["diagnostics"]?.array?.first { $0["code"]?.string == "icon.size-mismatch" })
+        func actions(_ uri: String, line: Int, _ diagnostics: [JSONValue]) -> [JSONValue] {
+            let at: JSONValue = .object(["line": .integer(Int64(line)), "character": .integer(0)])
+            let id = lsp.request(
+                "textDocument/codeAction",
+                .object([
+                    "textDocument": .object(["uri": .string(uri)]), "range": .object(["start": at, "end": at]),
+                    "context": .object(["diagnostics": .array(diagnostics)]),
+                ]))
+            return lsp.response(to: id)?["result"]?.array ?? []
+        }
+        let onImage = actions("file://" + icon, line: 0, [mismatch])
+        let command = try #require(onImage.first?["command"])
+        #expect(command["command"]?.string == "reswatch.fix" && onImage.first?["edit"] == nil, "\(onImage)")
+        #expect(onImage.first?["title"]?.string?.contains("120x120") == true, "\(onImage)")
+        // On Contents.json, at the entry that uses a.png (line 4), with no diagnostic of its own there.
+        let onEntry = actions("file://" + contents, line: 3, [])
+        #expect(onEntry.first?["command"] == command, "the same repair on the Contents.json entry: \(onEntry)")
+        #expect(actions("file://" + contents, line: 9, []).isEmpty, "not on the other entry's lines")
+
+        let bad = lsp.request(
+            "workspace/executeCommand",
+            .object([
+                "command": .string("reswatch.fix"),
+                "arguments": .array([.object(["path": .string("/etc/passwd"), "rule": .string("icon.size-mismatch")])]),
+            ]))
+        #expect(lsp.response(to: bad)?["error"]?["code"]?.int == -32602, "a path outside the workspace is refused")
+        let unknown = lsp.request("workspace/executeCommand", .object(["command": .string("rm -rf")]))
+        #expect(lsp.response(to: unknown)?["error"]?["code"]?.int == -32602)
+
+        let run = lsp.request("workspace/executeCommand", .object(["command": command["command"]!, "arguments": command["arguments"]!]))
+        let response = lsp.response(to: run, timeoutSeconds: 60)
+        #expect(response?["error"] == nil && response?["result"] != nil, "\(String(describing: response))")
+        let said = lsp.seen.last { $0["method"]?.string == "window/showMessage" }
+        #expect(
+            said?["params"]?["type"]?.int == 3 && said?["params"]?["message"]?.string?.contains("fix --undo") == true,
+            "\(String(describing: said))")
+        let png = try Data(contentsOf: URL(fileURLWithPath: icon))
+        #expect(png[16..<24].elementsEqual([0, 0, 0, 120, 0, 0, 0, 120]), "a.png was remade at 120x120")
+        let cleared = lsp.wait(timeoutSeconds: 30) { Self.isPublish($0, icon) && $0["params"]?["diagnostics"]?.array?.isEmpty == true }
+        #expect(cleared != nil, "the daemon re-validated: the finding is gone")
+    }
+
     /// The daemon goes away: the editor is told once and the findings are cleared (not left
     /// standing as if current); a new daemon at the socket knows no roots, so the folders are
     /// added again and the findings come back.
