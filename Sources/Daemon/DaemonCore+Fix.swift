@@ -14,7 +14,7 @@ extension DaemonCore {
         guard let root = roots.keys.filter({ path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }).max(by: { $0.count < $1.count })
         else { throw .notFound("\(path) is not under a watched root (watch/list shows the roots)") }
         let scope = path == root ? "" : String(path.dropFirst(root == "/" ? 1 : root.count + 1))
-        var options = RepairOptions()
+        var options = RepairOptions(singleSize: params.singleSize)
         if let background = params.background {
             guard let color = RepairOptions.color(background) else { throw .invalidParams("background must be #rrggbb, white or black") }
             options.background = color
@@ -57,6 +57,7 @@ extension DaemonCore {
                     changes: repair.changes.map { change in
                         switch change {
                         case .rename(let from, let to): FixResult.Change(kind: "rename", path: from, to: to)
+                        case .remove(let path, _): FixResult.Change(kind: "remove", path: path)
                         case .write(let path, let original, _): FixResult.Change(kind: original == nil ? "create" : "edit", path: path)
                         }
                     })

@@ -16,12 +16,15 @@ public enum FixJournal {
     public static let folder = ".reswatch/fix"
 
     struct Entry: Codable {
-        var kind: String  // "write", "create", "rename"
+        var kind: String  // "write", "create", "rename", "remove"
         var path: String
         var to: String?
         var backup: String?
+        /// The bytes after the change (for "remove": the bytes removed).
         var newSize: Int?
         var newHash: String?
+        /// A removed file's permissions, given back by undo.
+        var mode: UInt32?
     }
 
     struct Journal: Codable {
@@ -80,6 +83,13 @@ public enum FixJournal {
             try checkInside(root, r.to)
             if (try? FileSystem.status(absolute(root, r.to))) != nil { throw FixError("refusing to rename onto \(r.to): it exists") }
         }
+        let written = Set(plan.writes.map(\.path))
+        for r in plan.removals {
+            try checkInside(root, r.path)
+            if !written.contains(r.path), current(root, r.path) != r.original {
+                throw FixError("\(r.path) changed since the plan was made: nothing was changed; run fix again")
+            }
+        }
         let stamp = Self.stamp()
         let dir = folder + "/" + stamp
         do {
@@ -99,6 +109,13 @@ public enum FixJournal {
                     entries.append(Entry(kind: "create", path: w.path, newSize: w.new.count, newHash: hash(w.new)))
                 }
             }
+            for (j, r) in plan.removals.enumerated() {
+                let backup = "removed-\(j).orig"
+                try FileSystem.writeDurably(absolute(root, dir + "/" + backup), r.original, mode: 0o600)
+                let mode = (try? FileSystem.status(absolute(root, r.path))).map { $0.mode & 0o7777 } ?? 0o644
+                entries.append(
+                    Entry(kind: "remove", path: r.path, backup: backup, newSize: r.original.count, newHash: hash(r.original), mode: mode))
+            }
             var journal = Journal(created: ISO8601DateFormatter().string(from: Date()), state: "applying", changes: entries, pid: getpid())
             try writeJournal(journal, root: root, dir: dir)
             let progress = try FileSystem.openForAppending(absolute(root, dir + "/progress"), mode: 0o600)
@@ -109,6 +126,11 @@ public enum FixJournal {
                 case "rename":
                     try FileSystem.renameFile(absolute(root, entry.path), absolute(root, entry.to!))
                     FileSystem.syncDirectory((absolute(root, entry.to!) as NSString).deletingLastPathComponent)
+                case "remove":
+                    if !FileSystem.removeFile(absolute(root, entry.path)), (try? FileSystem.status(absolute(root, entry.path))) != nil {
+                        throw SystemError(call: "unlink", path: entry.path, errno: errno)
+                    }
+                    FileSystem.syncDirectory((absolute(root, entry.path) as NSString).deletingLastPathComponent)
                 default:
                     let mode = (try? FileSystem.status(absolute(root, entry.path))).map { $0.mode & 0o7777 } ?? 0o644
                     try FileSystem.writeDurably(absolute(root, entry.path), writes[entry.path]!, mode: mode)
@@ -171,6 +193,17 @@ public enum FixJournal {
             case "rename":
                 let moved = entry.to.map { (try? FileSystem.status(absolute(root, $0))) != nil } ?? false
                 if moved { report.made.append(shown) } else { report.notMade.append(shown) }
+            case "remove":
+                guard (try? checkInside(root, entry.path)) != nil else { continue }
+                if let now = current(root, entry.path) {
+                    if now.count == entry.newSize, hash(now) == entry.newHash {
+                        report.notMade.append("remove " + shown)
+                    } else {
+                        report.editedSince.append(shown)
+                    }
+                } else {
+                    report.made.append("remove " + shown)
+                }
             default:
                 guard (try? checkInside(root, entry.path)) != nil, let now = current(root, entry.path) else {
                     if entry.kind == "create" { report.notMade.append(shown) } else { report.editedSince.append(shown) }
@@ -215,6 +248,16 @@ public enum FixJournal {
                     if (try? FileSystem.status(absolute(root, to))) != nil, (try? FileSystem.status(absolute(root, entry.path))) == nil {
                         try FileSystem.renameFile(absolute(root, to), absolute(root, entry.path))
                         report.restored.append(entry.path)
+                    }
+                case "remove":
+                    guard let backup = entry.backup,
+                        let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
+                    else { continue }
+                    if (try? FileSystem.status(absolute(root, entry.path))) == nil {
+                        try FileSystem.writeDurably(absolute(root, entry.path), original, mode: entry.mode ?? 0o644)
+                        report.restored.append(entry.path)
+                    } else if current(root, entry.path) != original {
+                        report.leftAlone.append(entry.path)
                     }
                 case "create":
                     guard let now = current(root, entry.path) else { continue }

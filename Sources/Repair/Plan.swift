@@ -6,12 +6,16 @@ public enum FileChange: Sendable, Hashable {
     /// A file's new bytes; `original` nil: the file is created.
     case write(path: String, original: [UInt8]?, new: [UInt8])
     case rename(from: String, to: String)
+    /// A file the repair makes unneeded (an icon a single-size set no longer names): its bytes as
+    /// the plan found them are saved in the journal, and `--undo` puts them back.
+    case remove(path: String, original: [UInt8])
 
-    /// The path the change writes (a rename's new name).
+    /// The path the change writes (a rename's new name, a removed file's name).
     public var path: String {
         switch self {
         case .write(let path, _, _): path
         case .rename(_, let to): to
+        case .remove(let path, _): path
         }
     }
 }
@@ -63,6 +67,10 @@ public struct RepairPlan: Sendable {
             }
         }
         return order.map { ($0, merged[$0]!.original, merged[$0]!.new) }
+    }
+
+    public var removals: [(path: String, original: [UInt8])] {
+        repairs.flatMap { r in r.changes.compactMap { if case .remove(let p, let o) = $0 { (p, o) } else { nil } } }
     }
 
     public var renames: [(from: String, to: String)] {

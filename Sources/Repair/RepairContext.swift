@@ -22,6 +22,7 @@ public final class RepairContext {
     /// A file's bytes as the plan has them: nil when it is missing, not a regular file (a link,
     /// a FIFO: a repair never writes through them) or too large.
     public func read(_ path: String) -> [UInt8]? {
+        if removed.contains(path) { return nil }
         if let bytes = planned[path] { return bytes }
         guard RepairPaths.isSafe(path), (try? FileSystem.status(absolute(path)))?.kind == .regular else { return nil }
         return try? FileSystem.readFile(absolute(path), limit: FileLimits.bytes(for: path))
@@ -34,16 +35,24 @@ public final class RepairContext {
             if RelativePath.parent(from) == folder { names.remove(RelativePath.name(from)) }
             if RelativePath.parent(to) == folder { names.insert(RelativePath.name(to)) }
         }
+        for path in removed where RelativePath.parent(path) == folder { names.remove(RelativePath.name(path)) }
         return names.sorted()
     }
 
     public func exists(_ path: String) -> Bool {
+        if removed.contains(path) { return false }
         if planned[path] != nil || renamed.contains(where: { $0.to == path }) { return true }
         if renamed.contains(where: { $0.from == path }) { return false }
         return (try? FileSystem.status(absolute(path))) != nil
     }
 
     private var renamed: [(from: String, to: String)] = []
+    private var removed: Set<String> = []
+    /// App icon sets this plan made single-size (`--single-size`).
+    var convertedSets: Set<String> = []
+
+    /// A file an earlier repair of the plan removes: its findings go with it.
+    func isRemoved(_ path: String) -> Bool { removed.contains(path) }
 
     /// The project a path belongs to (the deepest whose directory holds it).
     public func project(of path: String) -> ProjectContext? {
@@ -63,6 +72,14 @@ public final class RepairContext {
         renamed.append((from, to))
         return .rename(from: from, to: to)
     }
+
+    /// A file the plan removes (nil when it cannot be read: then it is not removed).
+    func remove(_ path: String) -> FileChange? {
+        guard let bytes = read(path) else { return nil }
+        removed.insert(path)
+        planned[path] = nil
+        return .remove(path: path, original: bytes)
+    }
 }
 
 /// Paths a repair may touch: root-relative, no `..`, nothing absolute.
@@ -77,8 +94,14 @@ public enum RepairPaths {
 public struct RepairOptions: Sendable {
     /// The colour a transparent App Store icon is laid over (none: such an icon is left).
     public var background: (red: UInt8, green: UInt8, blue: UInt8)?
+    /// A legacy (all sizes) iOS app icon set with missing or wrongly sized icons is made a
+    /// single-size set instead (one 1024 image; Xcode 14+ makes every size from it).
+    public var singleSize: Bool
 
-    public init(background: (red: UInt8, green: UInt8, blue: UInt8)? = nil) { self.background = background }
+    public init(background: (red: UInt8, green: UInt8, blue: UInt8)? = nil, singleSize: Bool = false) {
+        self.background = background
+        self.singleSize = singleSize
+    }
 
     /// `#rrggbb`, `rrggbb`, `white` or `black`.
     public static func color(_ text: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {

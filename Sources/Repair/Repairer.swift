@@ -37,8 +37,21 @@ public enum Repairer {
     ) -> RepairPlan {
         let context = RepairContext(root: root, projects: projects, options: options)
         var plan = RepairPlan(root: root)
-        for finding in diagnostics.sorted(by: Diagnostic.stableOrder) where only?.contains(finding.rule) ?? true {
+        var ordered = diagnostics.sorted(by: Diagnostic.stableOrder)
+        if options.singleSize {
+            // A set made single-size first: the other repairs then see its one entry, and do not
+            // fill slots the conversion drops.
+            ordered = ordered.filter { IconSizeRepair.rules.contains($0.rule) } + ordered.filter { !IconSizeRepair.rules.contains($0.rule) }
+        }
+        for finding in ordered where only?.contains(finding.rule) ?? true {
             guard let kind = kinds.first(where: { $0.rules.contains(finding.rule) }) else { continue }
+            // A file that goes, or a file-missing for an entry a single-size conversion dropped.
+            if context.isRemoved(finding.path)
+                || (finding.rule == "icon.file-missing" && context.convertedSets.contains(RelativePath.parent(finding.path)))
+            {
+                plan.alsoRepaired.append(finding)
+                continue
+            }
             switch kind.repair(finding, in: context) {
             case .repair(let title, let changes): plan.repairs.append(Repair(finding: finding, title: title, changes: changes))
             case .alreadyRepaired: plan.alsoRepaired.append(finding)

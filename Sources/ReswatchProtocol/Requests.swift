@@ -205,19 +205,29 @@ public struct RootParams: RequestParams {
 }
 
 public struct FixParams: RequestParams {
-    public static let keys: Set<String> = ["path", "apply", "only", "background", "line"]
+    public static let keys: Set<String> = ["path", "apply", "only", "background", "line", "single_size"]
     /// A folder or file under a watched root (absolute).
     public var path: String
     /// Only the findings on `path` (a file) at this line: one finding, as an editor's quick fix.
     public var line: Int?
+    /// Make a legacy iOS app icon set a single-size set instead of filling its sizes.
+    public var singleSize: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case path, apply, only, background, line
+        case singleSize = "single_size"
+    }
     public var apply: Bool
     /// Rule ids to repair (all when absent).
     public var only: [String]?
     /// `#rrggbb`, `white` or `black`: the colour a transparent App Store icon is laid over.
     public var background: String?
 
-    public init(path: String, apply: Bool = false, only: [String]? = nil, background: String? = nil, line: Int? = nil) {
+    public init(
+        path: String, apply: Bool = false, only: [String]? = nil, background: String? = nil, line: Int? = nil, singleSize: Bool = false
+    ) {
         self.path = path
+        self.singleSize = singleSize
         self.line = line
         self.apply = apply
         self.only = only
@@ -230,6 +240,7 @@ public struct FixParams: RequestParams {
         only = try params.strings("only", limit: 200)
         background = try params.string("background")
         line = try params.int("line", range: 1...Int(Int32.max))
+        singleSize = try params.bool("single_size") ?? false
     }
 }
 

@@ -30,12 +30,18 @@ struct FixCommand: ParsableCommand {
         name: .customLong("background"),
         help: ArgumentHelp("Lay a transparent App Store or watch icon over this colour (#rrggbb, white, black).", valueName: "color"))
     var background: String?
+    @Flag(
+        name: .customLong("single-size"),
+        help: "Make a legacy iOS app icon set with missing or wrongly sized icons a single-size 1024 set (iOS 12+ deployment target).")
+    var singleSize = false
     @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
     @Argument(help: "Project folders to repair (default: the current folder).") var paths: [String] = ["."]
 
     func validate() throws {
         if apply && undo { throw ValidationError("--apply and --undo do not go together") }
-        if undo && only != nil { throw ValidationError("--undo restores the whole last run; --only does not apply") }
+        if undo && (only != nil || singleSize || background != nil) {
+            throw ValidationError("--undo restores the whole last run; --only, --single-size and --background do not apply")
+        }
         if let background, RepairOptions.color(background) == nil {
             throw ValidationError("--background \(background): not a colour (#rrggbb, white or black)")
         }
@@ -124,7 +130,7 @@ struct FixCommand: ParsableCommand {
             let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
             engine.fullScan()
             let findings = engine.diagnostics.filter(inScope)
-            let options = RepairOptions(background: background.flatMap(RepairOptions.color))
+            let options = RepairOptions(background: background.flatMap(RepairOptions.color), singleSize: singleSize)
             let plan = Repairer.plan(root: root, diagnostics: findings, projects: engine.projectContexts, only: onlyIDs, options: options)
             print(FixPlanText.render(plan, shownRoot: Self.shown(root), applying: apply))
             if apply && !plan.isEmpty {
@@ -163,6 +169,8 @@ enum FixPlanText {
             for change in repair.changes {
                 switch change {
                 case .rename(let from, let to): out.append("   rename \(from) → \(to)")
+                case .remove(let path, let original):
+                    out.append("   remove \(path) (\(describe(original)); kept in the journal, --undo puts it back)")
                 case .write(let path, let original, let new):
                     out.append("   \(original == nil ? "create" : "edit") \(path)")
                     if isText(new) && (original.map(isText) ?? true) {

@@ -97,6 +97,31 @@ import Testing
         #expect(only.status == 2 && only.stderr.contains("did you mean plist.icon-name-missing?"), "\(only.stderr)")
         let both = try Self.fix(["--apply", "--undo", Repo.root + "/Examples/SampleApp"])
         #expect(both.status == 2 && both.stderr.contains("--apply and --undo do not go together"))
+        let undoSingle = try Self.fix(["--undo", "--single-size", Repo.root + "/Examples/SampleApp"])
+        #expect(undoSingle.status == 2 && undoSingle.stderr.contains("--single-size"), "\(undoSingle.stderr)")
+    }
+
+    /// --single-size on the example (iOS 15, from its project): the legacy AppIcon set becomes one
+    /// universal 1024 entry, no icon size or missing-file finding is left, --undo gives back every
+    /// byte of the 15 icons it removed.
+    @Test func singleSizeConvertsTheLegacySetAndUndoPutsItBack() throws {
+        let tree = try Self.copy(Repo.root + "/Examples/SampleApp")
+        let before = Self.snapshot(tree.path)
+        let applied = try Self.fix(["--apply", "--single-size", tree.path])
+        #expect(applied.stdout.contains("a single-size set: Icon-ios-marketing-1024@1x.png (1024x1024) alone"), "\(applied.stdout)")
+        #expect(applied.stdout.contains("15 icon(s) it no longer needs removed"))
+        let set = "SampleApp/Assets.xcassets/AppIcon.appiconset/"
+        #expect(
+            Set(Self.snapshot(tree.path).keys.filter { $0.hasPrefix(set) })
+                == Set(["Contents.json", "Icon-ios-marketing-1024@1x.png", "Icon-old-57.png"].map { set + $0 }))
+        let left = Set(try checkDiagnostics([tree.path]).diagnostics.compactMap { $0["rule"] as? String })
+        #expect(
+            left.isDisjoint(with: [
+                "icon.size-mismatch", "icon.file-missing", "icon.missing-required", "icon.missing-recommended", "icon.marketing-alpha",
+            ]), "\(left)")
+        let undo = try Self.fix(["--undo", tree.path])
+        #expect(undo.status == 0 && undo.stdout.contains("restored 19 file(s)"), "\(undo.stdout)\(undo.stderr)")
+        #expect(Self.snapshot(tree.path) == before, "every byte restored")
     }
 
     @Test func onlyLimitsTheRepairs() throws {

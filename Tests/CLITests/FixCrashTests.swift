@@ -55,6 +55,25 @@ import Testing
         }
     }
 
+    /// The same with removals (--single-size drops 15 icons): a run killed among them names the
+    /// removals made, and --undo puts every removed icon back.
+    @Test func aSingleSizeRunKilledAmongItsRemovalsIsUndone() throws {
+        for n in [4, 10] {
+            let tree = try FixCommandTests.copy(Self.sample)
+            let before = FixCommandTests.snapshot(tree.path)
+            var environment = ProcessInfo.processInfo.environment
+            environment["RESWATCH_FAULT_KILL_AFTER_CHANGE"] = String(n)
+            let killed = try runCommand(Repo.binary, ["fix", "--apply", "--single-size", tree.path], environment: environment)
+            #expect(killed.status == SIGKILL, "\(killed.stdout)")
+            let plan = try FixCommandTests.fix(["--single-size", tree.path])
+            #expect(plan.stdout.contains("stopped part-way: \(n + 1) of its"), "\(plan.stdout)")
+            #expect(plan.stdout.contains("  made: remove SampleApp/Assets.xcassets/AppIcon.appiconset/"), "\(plan.stdout)")
+            let undo = try FixCommandTests.fix(["--undo", tree.path])
+            #expect(undo.status == 0, "\(undo.stderr)")
+            #expect(FixCommandTests.snapshot(tree.path) == before, "every byte restored after a kill after change \(n)")
+        }
+    }
+
     /// Killed at moments spread over a whole run (a write may be cut between its temporary file
     /// and its rename): the same holds wherever the kill lands.
     @Test func aRunKilledAtAnyMomentLeavesWholeFilesAndIsUndone() throws {

@@ -15,6 +15,7 @@ enum IconSizeRepair: RepairKind {
         guard set.hasSuffix(".appiconset") else {
             return .leave("an icon Info.plist names outside an asset catalog: move the app's icons into an app icon set")
         }
+        if context.options.singleSize, let outcome = SingleSizeConversion.convert(set, in: context) { return outcome }
         if isContents {
             guard let match = finding.message.firstMatch(of: /no (\d+)x\d+ icon in the (.+?) slot/), let pixels = Int(match.1) else {
                 return .leave("the finding names no slot reswatch can fill")
