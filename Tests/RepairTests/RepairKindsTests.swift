@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import ImageFacts
 import RuleEngine
 import TestSupport
 import Testing
@@ -98,7 +99,9 @@ import Testing
         #expect(without.left.contains { $0.finding.message.contains("gone.png") && $0.reason.hasPrefix("the file is not in the set") })
     }
 
-    @Test func aJPEGIsRenamedInAnImageSetButNotInAnIconSet() throws {
+    /// In an image set a JPEG is renamed to .jpg; where that name is taken it is re-encoded
+    /// instead, which these 68 bytes (a JPEG header and nothing more) cannot be: left, and said.
+    @Test func aJPEGIsRenamedInAnImageSetElseReencoded() throws {
         let jpeg: ExampleFile = .bytes([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x30, count: 64))
         let tree = try TempTree([
             "App/Info.plist": .text(Self.plist),
@@ -113,7 +116,7 @@ import Testing
             logo.changes.contains(
                 .rename(from: "App/Assets.xcassets/Logo.imageset/logo.png", to: "App/Assets.xcassets/Logo.imageset/logo.jpg")))
         #expect(Self.written(plan, "App/Assets.xcassets/Logo.imageset/Contents.json")?.contains("\"filename\":\"logo.jpg\"") == true)
-        #expect(plan.left.contains { $0.finding.path.contains("Taken") && $0.reason.contains("t.jpg is already there") })
+        #expect(plan.left.contains { $0.finding.path.contains("Taken") && $0.reason.hasPrefix("its JPEG data cannot be decoded") })
     }
 
     @Test func anUndeclaredCategoryGetsAPlaceholderReasonNotAGuess() throws {
@@ -176,5 +179,28 @@ import Testing
             of: "<string>$(PRODUCT_NAME)</string><key>CFBundleName", with: "<string>$(NOPE)</string><key>CFBundleName")
         let (plan, _) = Self.plan(try TempTree(BundleKeysKind.app(extensionKeys: undefined)), only: ["plist.extension-keys"])
         #expect(plan.repairs.isEmpty && plan.left.first?.reason.hasPrefix("set the key's value") == true)
+    }
+
+    /// A JPEG under a `.png` name in an app icon set (which must hold PNGs) is re-encoded as a PNG
+    /// under its own name, the pixels as decoded; one whose data is damaged is left, saying why.
+    @Test func aJPEGInAnAppIconSetIsReencodedAsAPNG() throws {
+        let jpeg = try makeJPEG(width: 1024, height: 1024)
+        var files = Self.app(.text(Self.plist))
+        files["App/Assets.xcassets/Brand.appiconset/i.png"] = .bytes(jpeg)
+        let tree = try TempTree(files)
+        let (plan, _) = Self.plan(tree, only: ["image.not-png"])
+        let repair = try #require(plan.repairs.first)
+        #expect(repair.title == "Re-encode i.png as a PNG (it held JPEG data; 1024x1024, the pixels as decoded)")
+        let png = try #require(plan.writes.first { $0.path == "App/Assets.xcassets/Brand.appiconset/i.png" }?.new)
+        let decoded = try RGBAImage.decode(png).get()
+        #expect(decoded == (try RGBAImage.decodeJPEG(jpeg).get()), "the same pixels")
+        #expect(png[25] == 2, "8-bit RGB, no alpha channel (an App Store icon must have none)")
+        try FixJournal.apply(plan)
+        #expect(!tree.engine().diagnostics.contains { $0.rule == "image.not-png" })
+
+        files["App/Assets.xcassets/Brand.appiconset/i.png"] = .bytes(Array(jpeg.prefix(jpeg.count / 2)))
+        let (damaged, _) = Self.plan(try TempTree(files), only: ["image.not-png"])
+        #expect(
+            damaged.repairs.isEmpty && damaged.left.first?.reason.contains("cannot be decoded") == true, "\(damaged.left.map(\.reason))")
     }
 }

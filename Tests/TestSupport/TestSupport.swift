@@ -110,3 +110,20 @@ public func checkDiagnostics(_ arguments: [String]) throws -> (result: CommandRe
     let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     return (result, object?["diagnostics"] as? [[String: Any]] ?? [])
 }
+
+/// A real JPEG, `width`×`height`, a colour gradient, made by Debian's `cjpeg` (libjpeg-turbo-progs,
+/// installed by `make test-deps`): an encoder that is not reswatch's.
+public func makeJPEG(width: Int, height: Int, quality: Int = 92) throws -> [UInt8] {
+    var ppm = Array("P6\n\(width) \(height)\n255\n".utf8)
+    for y in 0..<height {
+        for x in 0..<width {
+            ppm += [UInt8(x * 255 / max(width - 1, 1)), UInt8(y * 255 / max(height - 1, 1)), UInt8((x + y) % 256)]
+        }
+    }
+    let dir = try TempTree()
+    let input = dir.path + "/in.ppm"
+    try Data(ppm).write(to: URL(fileURLWithPath: input))
+    let result = try runCommand("/usr/bin/cjpeg", ["-quality", String(quality), "-outfile", dir.path + "/out.jpg", input])
+    guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    return Array(try Data(contentsOf: URL(fileURLWithPath: dir.path + "/out.jpg")))
+}

@@ -1,0 +1,18 @@
+import CJPEGShim
+
+extension RGBAImage {
+    /// A JPEG's pixels (libjpeg-turbo through CJPEGShim), opaque. Damaged data is a failure, not
+    /// a picture with grey where the data ran out; a CMYK JPEG is refused (no colour management).
+    public static func decodeJPEG(_ bytes: [UInt8]) -> Result<RGBAImage, Failure> {
+        var out = rw_jpeg_rgba()
+        let status = bytes.withUnsafeBufferPointer { rw_jpeg_decode_rgba8($0.baseAddress, $0.count, maximumBytes, &out) }
+        defer { rw_jpeg_free(out.rgba) }
+        let message = withUnsafeBytes(of: out.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard status == Int32(RW_JPEG_OK), let rgba = out.rgba else {
+            return .failure(Failure(description: message.isEmpty ? "the JPEG cannot be decoded" : message))
+        }
+        let count = Int(out.width) * Int(out.height) * 4
+        return .success(
+            RGBAImage(width: Int(out.width), height: Int(out.height), pixels: Array(UnsafeBufferPointer(start: rgba, count: count))))
+    }
+}
