@@ -68,4 +68,54 @@ import Testing
         #expect(lines().last { $0.hasPrefix("total ") } == "total \(total - 1)", "only that one: \(lines())")
         process.waitUntilExit()
     }
+
+    /// A repair that is no text edit, through Neovim's own code-action path: asked for on the
+    /// icon's Contents.json entry, picked, run as `workspace/executeCommand`; the daemon makes the
+    /// icon again, the editor is told how to undo it, and the finding goes.
+    @Test func neovimRunsAnImageRepairFromTheContentsEntry() throws {
+        let nvim = try #require(Self.nvim, "Neovim is not installed: `make test` installs Debian's neovim")
+        let tree = try TempTree()
+        #expect(try runCommand("/bin/cp", ["-R", Repo.root + "/Examples/SampleApp", tree.path + "/"]).status == 0)
+        let root = tree.path + "/SampleApp"
+        let set = root + "/SampleApp/Assets.xcassets/AppIcon.appiconset"
+        let broken = set + "/Icon-iphone-60@2x.png"
+        let contents = try String(contentsOfFile: set + "/Contents.json", encoding: .utf8)
+        let line = try #require(
+            contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Icon-iphone-60@2x.png") })
+        let daemon = try DaemonHarness(roots: [])
+        let out = tree.path + "/nvim-out.txt"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: nvim)
+        let script = Repo.root + "/Tests/LanguageServerTests/Neovim/reswatch-fix.lua"
+        process.arguments = ["--headless", "-n", "-i", "NONE", "-u", "NONE", "-c", "luafile " + script]
+        var env = ProcessInfo.processInfo.environment
+        env["RW_BIN"] = Repo.binary
+        env["RW_SOCKET"] = daemon.socket
+        env["RW_ROOT"] = root
+        env["RW_OPEN"] = set + "/Contents.json"
+        env["RW_LINE"] = String(line + 1)
+        env["RW_BROKEN"] = broken
+        env["RW_OUT"] = out
+        env["XDG_STATE_HOME"] = tree.path + "/state"
+        env["XDG_CACHE_HOME"] = tree.path + "/cache"
+        process.environment = env
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(90)
+        func lines() -> [String] { ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+        while Date() < deadline, process.isRunning, !lines().contains("done") { usleep(100_000) }
+        let seen = lines()
+        #expect(seen.contains("received true"), "\(seen)")
+        #expect(
+            seen.contains {
+                $0.hasPrefix("offered Make SampleApp/Assets.xcassets/AppIcon.appiconset/Icon-iphone-60@2x.png again at 120x120")
+            }, "\(seen)")
+        #expect(seen.contains("cleared true"), "the daemon made the icon and the finding went: \(seen)")
+        #expect(seen.contains { $0.hasPrefix("message 3 reswatch: Make") && $0.contains("reswatch fix --undo") }, "\(seen)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: broken))
+        #expect(png[16..<24].elementsEqual([0, 0, 0, 120, 0, 0, 0, 120]), "Icon-iphone-60@2x.png is 120x120 now")
+    }
 }
