@@ -46,28 +46,28 @@ let package = Package(
         // posix_spawn's close-from action, which glibc declares only under _GNU_SOURCE.
         .target(name: "CSpawnShim", path: "Sources/CSpawnShim"),
         .target(name: "SystemCalls", dependencies: ["CSpawnShim"]),
-        .target(name: "ImageFacts", dependencies: ["CPNGShim", "CJPEGShim", "CImageResize", "SystemCalls"]),
+        .target(name: "ImageFacts", dependencies: ["CImageResize", "CJPEGShim", "CPNGShim", "SystemCalls"]),
         // What a finding is (severity, diagnostic, module error): shared by the engine and the protocol.
         .target(name: "Findings", dependencies: ["SystemCalls"]),
         .target(
             name: "ProjectModel",
             dependencies: [
-                "Findings", "SystemCalls", .product(name: "Yams", package: "Yams"), .product(name: "SwiftParser", package: "swift-syntax"),
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                "Findings", "SystemCalls", .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(
             name: "RuleEngine",
-            dependencies: ["ImageFacts", "ProjectModel", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Findings", "ImageFacts", "ProjectModel", "SystemCalls", .product(name: "Yams", package: "Yams")]
         ),
         // rules/*.yaml compiled into the binary by a build plugin: the binary needs no rules/ folder.
         .executableTarget(name: "RuleEmbedder"),
         .plugin(name: "EmbedShippedRules", capability: .buildTool(), dependencies: ["RuleEmbedder"], path: "Sources/EmbedShippedRules"),
         .target(name: "ShippedRules", plugins: ["EmbedShippedRules"]),
-        .target(name: "RuleKinds", dependencies: ["RuleEngine", "ImageFacts", "ProjectModel", "ShippedRules"]),
-        .target(name: "Reporting", dependencies: ["RuleEngine"]),
+        .target(name: "RuleKinds", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "ShippedRules", "SystemCalls"]),
+        .target(name: "Reporting", dependencies: ["Findings", "ProjectModel", "RuleEngine", "SystemCalls"]),
         // `reswatch fix`: repairs planned from findings, carried out atomically with a journal.
-        .target(name: "Repair", dependencies: ["Findings", "ProjectModel", "ImageFacts", "SystemCalls", "RuleEngine", "RuleKinds"]),
+        .target(name: "Repair", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "SystemCalls"]),
         // Only the watcher imports libinotifytools; all its calls happen on one thread.
         .target(name: "Watcher", dependencies: ["CInotifyTools", "SystemCalls"]),
         // JSON-RPC messages shared by the daemon's server and the command-line clients.
@@ -77,11 +77,9 @@ let package = Package(
         .target(
             name: "LanguageServer",
             dependencies: [
-                "ReswatchProtocol", "Reporting", "ImageFacts", "ProjectModel", "SystemCalls", "Repair",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "Findings", "ProjectModel", "Repair", "ReswatchProtocol", "SystemCalls", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         // What a status bar shows (waybar, i3bar, polybar, tmux, templates) and `status --follow`.
@@ -89,67 +87,73 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "RuleEngine", "RuleKinds", "Watcher", "ReswatchProtocol", "Repair",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "Findings", "ProjectModel", "Repair", "ReswatchProtocol", "RuleEngine", "SystemCalls", "Watcher",
+                .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"), .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(
             name: "SocketServer",
             dependencies: [
-                "Daemon", "ReswatchProtocol",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "Daemon", "ReswatchProtocol", "SystemCalls", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "reswatch",
             dependencies: [
-                "RuleEngine", "RuleKinds", "Reporting", "Daemon", "SocketServer", "ReswatchProtocol", "StatusBar", "LanguageServer",
-                "ProjectModel", "Repair",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Daemon", "Findings", "LanguageServer", "ProjectModel", "Repair", "Reporting", "ReswatchProtocol", "RuleEngine",
+                "RuleKinds", "SocketServer", "StatusBar", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Every reader of hostile input behind one entry (fuzzing, and the corpus replayed as tests).
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "ReswatchProtocol", "SocketServer", "LanguageServer",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                "ImageFacts", "LanguageServer", "ProjectModel", "ReswatchProtocol", "RuleEngine", "RuleKinds", "SocketServer",
+                "SystemCalls", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         // `make fuzz` builds it with libFuzzer (-sanitize=fuzzer -DFUZZING); plainly built it replays inputs.
         .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "reswatch-fuzz",
-            dependencies: ["FuzzTargets", "CFuzzerDriver"],
+            dependencies: ["CFuzzerDriver", "FuzzTargets"],
             swiftSettings: fuzzing ? [.define("FUZZING")] : [],
             linkerSettings: fuzzing ? [.unsafeFlags(fuzzerLinkFlags)] : []
         ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], exclude: ["Corpus"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
-        .testTarget(name: "ImageFactsTests", dependencies: ["ImageFacts", "TestSupport"]),
-        .testTarget(name: "ProjectModelTests", dependencies: ["ProjectModel", "RuleEngine", "TestSupport"]),
-        .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleKinds", "TestSupport"]),
-        .testTarget(name: "RuleKindsTests", dependencies: ["RuleKinds", "RuleEngine", "ShippedRules", "TestSupport"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
-        .testTarget(name: "RepairTests", dependencies: ["Repair", "RuleEngine", "RuleKinds", "ShippedRules", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "ReswatchProtocol", "RuleKinds"]),
-        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "TestSupport"]),
+        .testTarget(name: "ImageFactsTests", dependencies: ["ImageFacts", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "ProjectModelTests", dependencies: ["ImageFacts", "ProjectModel", "RuleEngine", "SystemCalls", "TestSupport"]),
+        .testTarget(
+            name: "RuleEngineTests", dependencies: ["Findings", "ImageFacts", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport"]),
+        .testTarget(
+            name: "RuleKindsTests",
+            dependencies: [
+                "Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "ShippedRules", "SystemCalls", "TestSupport",
+            ]),
+        .testTarget(name: "ReportingTests", dependencies: ["Findings", "Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
+        .testTarget(
+            name: "RepairTests",
+            dependencies: ["Findings", "ImageFacts", "Repair", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "WatcherTests", dependencies: ["TestSupport", "Watcher"]),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["Daemon", "ReswatchProtocol", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "SocketServerTests", dependencies: ["SocketServer", "ReswatchProtocol"]),
+            dependencies: ["Daemon", "Findings", "ImageFacts", "ReswatchProtocol", "RuleEngine", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "SocketServerTests", dependencies: ["ReswatchProtocol", "SocketServer", "SystemCalls"]),
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "ReswatchProtocol", "TestSupport"], exclude: ["Neovim"]),
-        .testTarget(name: "StatusBarTests", dependencies: ["StatusBar", "ReswatchProtocol"]),
-        .target(name: "TestSupport", dependencies: ["RuleEngine", "RuleKinds", "ReswatchProtocol"], path: "Tests/TestSupport"),
+        .testTarget(
+            name: "LanguageServerTests",
+            dependencies: ["Findings", "ImageFacts", "LanguageServer", "Repair", "ReswatchProtocol", "RuleEngine", "TestSupport"],
+            exclude: ["Neovim"]),
+        .testTarget(name: "StatusBarTests", dependencies: ["Findings", "ReswatchProtocol", "StatusBar"]),
+        .target(
+            name: "TestSupport", dependencies: ["ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls"], path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

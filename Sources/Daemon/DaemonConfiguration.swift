@@ -1,6 +1,8 @@
 import Foundation
+import ProjectModel
 import ReswatchProtocol
 import RuleEngine
+import SystemCalls
 import Yams
 
 /// Everything the daemon is started with (command line, `--config FILE`, environment).
@@ -42,7 +44,14 @@ public struct DaemonConfiguration: Sendable {
     /// textfile collector).
     public var metricsFile: String?
 
-    public init(socketPath: String) { self.socketPath = socketPath }
+    /// The rule kinds modules may use (the command line hands in the built-in ones): the daemon
+    /// itself knows no kind.
+    public var kinds: KindRegistry
+
+    public init(socketPath: String, kinds: KindRegistry) {
+        self.socketPath = socketPath
+        self.kinds = kinds
+    }
 
     /// Keys of a daemon config file (`reswatch daemon --config FILE`).
     public static let fileKeys: Set<String> = [

@@ -1,6 +1,8 @@
+import Findings
 import Foundation
 import ReswatchProtocol
 import RuleEngine
+import SystemCalls
 
 /// What the socket methods ask of the core.
 extension DaemonCore {

@@ -1,8 +1,9 @@
+import Findings
 import Foundation
 import Logging
 import ReswatchProtocol
 import RuleEngine
-import RuleKinds
+import SystemCalls
 import Watcher
 
 /// The daemon's state: one incremental engine per watched root, the diagnostics generation,
@@ -66,7 +67,7 @@ public actor DaemonCore {
         self.eventLog = eventLog
         self.notifier = notifier
         watcher = InotifyWatcher(excludes: configuration.excludes)
-        modules = RuleModules(sources: configuration.ruleSources)
+        modules = RuleModules(sources: configuration.ruleSources, kinds: configuration.kinds)
     }
 
     /// Starts watching: rule directories first, then the configured roots.
@@ -122,7 +123,7 @@ public actor DaemonCore {
         let token = nextToken
         let worker = EngineWorker(
             Engine(
-                root: root, rules: modules.current, registry: BuiltinKinds.registry, excludes: configuration.excludes,
+                root: root, rules: modules.current, registry: configuration.kinds, excludes: configuration.excludes,
                 cacheCapacity: configuration.factsCacheEntries, allowProjectExec: configuration.allowProjectExec))
         roots[root] = WatchedRoot(worker: worker, token: token)
         watcher.add(root: root)

@@ -1,3 +1,4 @@
+import Findings
 import ReswatchProtocol
 import RuleEngine
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Findings
 import Foundation
 import ReswatchProtocol
 import RuleEngine

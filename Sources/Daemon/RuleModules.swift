@@ -1,16 +1,18 @@
+import Findings
 import RuleEngine
-import RuleKinds
 
 /// The daemon's rule modules: reloaded on SIGHUP or when a module file changes; a module that no
 /// longer loads keeps its last good version, and its error is reported in `status`.
 struct RuleModules {
     let sources: RuleSources
+    let kinds: KindRegistry
     private var lastGood: [String: RuleSet] = [:]
     private(set) var current = RuleSet()
     private(set) var errors: [ModuleError] = []
 
-    init(sources: RuleSources) {
+    init(sources: RuleSources, kinds: KindRegistry) {
         self.sources = sources
+        self.kinds = kinds
         reload()
     }
 
@@ -23,7 +25,7 @@ struct RuleModules {
                 if let good = lastGood[file.path] { combined = combined.overlaid(with: good) }
                 continue
             }
-            let module = RuleModuleLoader.module(file, registry: BuiltinKinds.registry, execRefusal: sources.execRefusal)
+            let module = RuleModuleLoader.module(file, registry: kinds, execRefusal: sources.execRefusal)
             if module.errors.isEmpty {
                 lastGood[file.path] = module
                 combined = combined.overlaid(with: module)

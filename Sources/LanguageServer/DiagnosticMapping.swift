@@ -1,5 +1,4 @@
 import Findings
-import Reporting
 import ReswatchProtocol
 import SystemCalls
 

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The largest file of each kind reswatch reads (documented in docs/security.md). No real project
 /// comes near them; a larger file is `io.unreadable` (an error: it was not checked), and reading
 /// it never costs gigabytes (a 50 MB Contents.json took 3.2 GB to parse).

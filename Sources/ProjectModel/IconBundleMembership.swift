@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Which Icon Composer bundles (`*.icon`, Xcode 26) a target compiles as app icons.
 ///
 /// A `.icon` is an app icon only when it is an input of the target's asset-catalog compile

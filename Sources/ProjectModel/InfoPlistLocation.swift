@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// How the context finds the app's Info.plist, and the project's other targets' folders.
 extension ContextResolver {
     struct LocatedInfoPlist {

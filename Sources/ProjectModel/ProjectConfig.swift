@@ -1,3 +1,4 @@
+import Findings
 import Yams
 
 /// The contents of a project's `.reswatch.yaml` (rules.md, "Project context").

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A native target of an Xcode project with the build settings of the configuration that ships,
 /// resolved as xcodebuild does.
 public struct ResolvedTarget: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import SwiftParser
 import SwiftSyntax
+import SystemCalls
 
 /// Turns the literal parts of the `Project(…)` call into the project model.
 struct TuistManifestReader {

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// One assignment of a build setting in an `.xcconfig` file (or a pbxproj configuration).
 public struct SettingAssignment: Sendable, Hashable {
     public let key: String

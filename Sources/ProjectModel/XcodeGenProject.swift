@@ -1,3 +1,4 @@
+import SystemCalls
 import Yams
 
 /// Reads an XcodeGen project description (`project.yml`, or `project.json`: the same keys in

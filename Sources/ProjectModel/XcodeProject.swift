@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The parts of an Xcode project (`project.pbxproj`) reswatch needs to resolve build settings as
 /// xcodebuild does: targets with their product types, build configurations with their settings
 /// and base `.xcconfig` files, and the project-level configurations.

@@ -1,5 +1,7 @@
 import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// What a repair kind says of one finding.
 public enum RepairOutcome {

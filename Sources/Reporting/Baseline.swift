@@ -1,5 +1,6 @@
 import Foundation
 import RuleEngine
+import SystemCalls
 
 /// A baseline: the findings a team has accepted for now (`check --write-baseline FILE`), so a
 /// later `check --baseline FILE` reports only new ones. Findings match by rule, repository-relative

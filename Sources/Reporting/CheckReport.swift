@@ -1,5 +1,8 @@
+import Findings
 import Foundation
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// The result of `reswatch check`, in the JSON shape of the issue:
 /// `{"version": 1, "projects": [{"path", "context"}], "diagnostics": [...], "summary": {...}}`.

@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// Paths in a report are relative to the repository root (what CI systems and code review show),
 /// not to the argument of `check`: `check ios` reports `ios/Runner/…`.

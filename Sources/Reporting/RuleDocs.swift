@@ -1,3 +1,4 @@
+import Findings
 import RuleEngine
 
 /// docs/rules.md, generated from the rule kinds' and modules' own descriptions and examples.
@@ -102,5 +103,5 @@ public enum RuleDocs {
         kinds.first { k in k.rules.contains { $0.id == id } }?.name
     }
 
-    public static func anchor(_ id: String) -> String { id.replacingOccurrences(of: ".", with: "") }
+    public static func anchor(_ id: String) -> String { RuleLinks.anchor(id) }
 }

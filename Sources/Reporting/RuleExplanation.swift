@@ -1,3 +1,5 @@
+import Findings
+import ProjectModel
 import RuleEngine
 
 /// `reswatch rules explain ID`: what a rule checks, why (its Apple source), its severity, ITMS code

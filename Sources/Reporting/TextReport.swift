@@ -1,4 +1,7 @@
+import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// Human output: grouped by project, one line per diagnostic, colour on a terminal.
 public struct TextReport: Sendable {

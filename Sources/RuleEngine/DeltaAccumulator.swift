@@ -1,3 +1,5 @@
+import Findings
+
 /// The diagnostics one engine call dropped and stored; the delta is their multiset difference,
 /// so a change costs what it touches, never the size of the store.
 struct DeltaAccumulator {

@@ -1,3 +1,6 @@
+import Findings
+import SystemCalls
+
 /// Where a finding is shown. A CI annotation or an editor diagnostic needs an existing file and,
 /// where the finding comes from one, its line. A finding about a file that does not exist
 /// (`icon.file-missing`) or about a folder (a set, a catalog, a project) is moved to the file that

@@ -1,4 +1,8 @@
+import Findings
 import Foundation
+import ImageFacts
+import ProjectModel
+import SystemCalls
 
 /// What one engine run changed.
 public struct DiagnosticDelta: Sendable {

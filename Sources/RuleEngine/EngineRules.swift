@@ -1,3 +1,6 @@
+import Findings
+import ProjectModel
+
 /// Rule ids the engine itself reports (not from a module): what it could not read, and problems
 /// in a project's own configuration. They cannot be disabled or ignored by that configuration.
 public enum EngineRules {

@@ -1,3 +1,8 @@
+import Findings
+import ImageFacts
+import ProjectModel
+import SystemCalls
+
 /// Something an evaluation read: a file's content / existence, a directory listing, or the set of
 /// subjects of one kind in a project. A change to any of them re-runs the evaluation.
 public enum EvaluationInput: Hashable, Sendable {

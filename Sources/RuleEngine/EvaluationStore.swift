@@ -1,3 +1,6 @@
+import Findings
+import SystemCalls
+
 /// Which evaluation (rule × subject) ran, what it read and what it found; and, reversed, which
 /// evaluations read each input, so a change re-runs exactly those. Evaluations that read only their
 /// own file and found nothing are not stored (the engine re-runs a changed file's subject anyway).

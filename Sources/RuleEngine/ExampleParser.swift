@@ -1,3 +1,5 @@
+import Findings
+import ImageFacts
 import Yams
 
 /// Reads `examples:` of a rule module (the YAML twin of `RuleExample`).

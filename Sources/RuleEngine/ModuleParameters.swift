@@ -1,3 +1,4 @@
+import Findings
 import Yams
 
 /// Typed access to a module entry's parameters, with file:line in every error.

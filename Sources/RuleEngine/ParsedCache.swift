@@ -1,4 +1,6 @@
+import ProjectModel
 import Synchronization
+import SystemCalls
 
 /// Parsed plists and Contents.json files, keyed by the file's stat key like image facts.
 final class ParsedCache: Sendable {

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Which project each path belongs to (rules.md, "Project context"): the nearest ancestor holding a
 /// `.reswatch.yaml` or an `*.xcodeproj`; failing both, the nearest holding an Info.plist; else the root.
 struct ProjectIndex: Sendable, Equatable {

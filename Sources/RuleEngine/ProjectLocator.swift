@@ -1,3 +1,6 @@
+import Findings
+import SystemCalls
+
 /// Finds the project a path given on the command line belongs to, so that `check PATH` judges a
 /// folder, a set, a Contents.json or a single file with its project's full context.
 public enum ProjectLocator {

@@ -1,3 +1,7 @@
+import Findings
+import ProjectModel
+import SystemCalls
+
 /// A project's resolved state: its context, the rules in force for it (base plus its own
 /// `.reswatch/rules`), what was read to resolve it, and the problems found in its configuration.
 struct ProjectState: Sendable {

@@ -1,3 +1,6 @@
+import Findings
+import ImageFacts
+
 /// A rule id a kind can report, with its documentation (rules.md is the contract for ids).
 public struct RuleInfo: Sendable, Hashable, Codable {
     public let id: String

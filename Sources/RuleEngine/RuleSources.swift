@@ -1,3 +1,6 @@
+import Findings
+import SystemCalls
+
 /// One rule module as read from its source: a file on disk, or a module built into the binary.
 public struct ModuleFile: Sendable, Hashable {
     /// The file's path, or `<built-in>/rules/NAME` for a module compiled into the binary.

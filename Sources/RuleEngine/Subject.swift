@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// What a rule evaluates. Each kind of subject is found from paths alone, so discovery is incremental.
 public enum SubjectKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A PNG (or `.png`-named file) that is an icon, a launch image or in an asset set.

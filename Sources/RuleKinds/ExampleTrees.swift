@@ -1,3 +1,4 @@
+import ImageFacts
 import RuleEngine
 
 /// Small builders for the example trees kinds carry.

@@ -1,7 +1,6 @@
 import Daemon
 import NIOCore
 import ReswatchProtocol
-import RuleEngine
 import Synchronization
 
 /// Per-connection state shared by the method handlers and the NIO handler. The subscription

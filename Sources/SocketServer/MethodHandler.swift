@@ -1,6 +1,5 @@
 import Daemon
 import ReswatchProtocol
-import RuleEngine
 
 /// The server's side of one request of the protocol: typed params in, typed response out. The
 /// method name, params and response type come from the request (ReswatchProtocol/Requests.swift).

@@ -2,7 +2,6 @@ import Daemon
 import Logging
 import NIOCore
 import NIOPosix
-import RuleEngine
 import ServiceLifecycle
 import SystemCalls
 

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Findings
 import Foundation
 import Reporting
 import RuleEngine
 import RuleKinds
+import SystemCalls
 
 /// `--format` of the commands that print one thing (rules, status, diagnostics).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Reporting
 import RuleEngine
+import SystemCalls
 
 /// `--format F [--output FILE]`, repeatable: each `--output` writes the nearest `--format` before
 /// it; a format without one goes to standard output (at most one may).

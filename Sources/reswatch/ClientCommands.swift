@@ -1,8 +1,10 @@
 import ArgumentParser
+import Findings
 import Foundation
 import Reporting
 import ReswatchProtocol
 import RuleEngine
+import SystemCalls
 
 /// `--socket` for every client command.
 struct ClientOptions: ParsableArguments {

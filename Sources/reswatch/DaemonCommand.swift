@@ -7,6 +7,7 @@ import RuleEngine
 import RuleKinds
 import ServiceLifecycle
 import SocketServer
+import SystemCalls
 
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,7 +54,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
-        var configuration = DaemonConfiguration(socketPath: SocketLocation.defaultPath(environment: env))
+        var configuration = DaemonConfiguration(socketPath: SocketLocation.defaultPath(environment: env), kinds: BuiltinKinds.registry)
         if let config {
             do { try configuration.apply(configFile: FileSystem.absolutePath(config)) } catch {
                 FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))

@@ -5,6 +5,7 @@ import ProjectModel
 import Repair
 import RuleEngine
 import RuleKinds
+import SystemCalls
 
 /// `reswatch fix`: the repairs of what `check` finds, as a plan (each file it would write, create
 /// or rename, with a diff), carried out only with `--apply`, and undone with `--undo`.

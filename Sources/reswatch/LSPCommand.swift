@@ -119,7 +119,7 @@ enum DaemonStarter {
 /// `lsp --no-daemon`: the daemon's core and socket server in this process, on a private socket.
 enum InProcessDaemon {
     static func start(socket: String, environment: [String: String]) async throws {
-        var configuration = DaemonConfiguration(socketPath: socket)
+        var configuration = DaemonConfiguration(socketPath: socket, kinds: BuiltinKinds.registry)
         configuration.ruleSources = ShippedModules.sources(environment: environment)
         try RuleLocations.requireRules(configuration.ruleSources.load(registry: BuiltinKinds.registry), sources: configuration.ruleSources)
         do { try SocketServerService.prepare(path: socket) } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RuleEngine
 import RuleKinds
+import SystemCalls
 
 /// The rule modules a command runs with: those built into the binary, then /etc, XDG and
 /// `--rules` directories (RESWATCH_SHIPPED_RULES replaces the built-in ones, for developers).

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Findings
 import Foundation
 import Reporting
 import RuleEngine
 import RuleKinds
+import SystemCalls
 
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import ImageFacts
 import RuleEngine
 import TestSupport
 import Testing

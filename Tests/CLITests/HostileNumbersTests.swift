@@ -1,4 +1,5 @@
 import Foundation
+import ImageFacts
 import ReswatchProtocol
 import RuleEngine
 import TestSupport

@@ -1,6 +1,8 @@
 import Foundation
+import ImageFacts
 import RuleEngine
 import RuleKinds
+import SystemCalls
 import TestSupport
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
+import ImageFacts
 import RuleEngine
+import SystemCalls
 import TestSupport
 import Testing
 

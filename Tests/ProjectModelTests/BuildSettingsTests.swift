@@ -1,4 +1,5 @@
 import Foundation
+import ImageFacts
 import ProjectModel
 import RuleEngine
 import TestSupport

@@ -1,4 +1,5 @@
 import ProjectModel
+import SystemCalls
 import Testing
 
 /// The copy-free path helpers that rules' `applies(to:)` use for every subject agree with the

@@ -1,4 +1,6 @@
+import Findings
 import Foundation
+import ImageFacts
 import RuleEngine
 import RuleKinds
 import TestSupport

@@ -1,7 +1,10 @@
+import Findings
 import Foundation
+import ImageFacts
 import RuleEngine
 import RuleKinds
 import ShippedRules
+import SystemCalls
 import TestSupport
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import ImageFacts
+import ProjectModel
 import RuleEngine
 import TestSupport
 import Testing

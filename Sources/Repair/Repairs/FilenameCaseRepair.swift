@@ -1,5 +1,6 @@
 import Findings
 import RuleEngine
+import SystemCalls
 
 /// `icon.file-missing` where the file is there under another case (`Icon.PNG` named `icon.png`):
 /// the Contents.json name is corrected to the file's. A name with no such file is left: reswatch

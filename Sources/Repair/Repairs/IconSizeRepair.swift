@@ -1,6 +1,7 @@
 import Findings
 import ImageFacts
 import RuleEngine
+import SystemCalls
 
 /// `icon.size-mismatch`, `icon.missing-required`, `icon.missing-recommended` in an app icon set:
 /// the icon is made from the largest square image of the set (the 1024 master), resampled in

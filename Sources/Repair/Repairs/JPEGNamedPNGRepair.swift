@@ -1,6 +1,7 @@
 import Findings
 import ImageFacts
 import RuleEngine
+import SystemCalls
 
 /// `image.not-png` where the file holds JPEG data. In an image set the file is renamed to `.jpg`
 /// (image sets take JPEG: the bytes stay as they are) and its Contents.json entry follows.

@@ -1,6 +1,7 @@
 import Findings
 import ImageFacts
 import RuleEngine
+import SystemCalls
 
 /// `image.interlaced`, `image.16-bit`, `image.indexed`, `image.not-rgb` on an app icon or a launch
 /// image: re-encoded as an 8-bit, non-interlaced RGB PNG (RGBA when it has transparent pixels), the

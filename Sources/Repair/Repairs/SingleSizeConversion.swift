@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `fix --single-size`: a legacy (all sizes) iOS app icon set with missing or wrongly sized icons
 /// is made a single-size set instead: one universal iOS 1024x1024 entry, from which Xcode 14 and

@@ -2,6 +2,7 @@ import Findings
 import ImageFacts
 import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `icon.unassigned` on a file of an icon set: when exactly one entry without a `filename`
 /// expects the file's pixel size, the file is named there. Two such entries (an iPhone and an

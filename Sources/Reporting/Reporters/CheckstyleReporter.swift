@@ -1,3 +1,4 @@
+import Findings
 import RuleEngine
 
 /// `checkstyle`: Checkstyle XML (`<checkstyle><file name><error line severity message source/>`),

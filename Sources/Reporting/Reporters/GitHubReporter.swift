@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `github`: GitHub Actions workflow commands (`::error file=…,line=…,title=…::message`): each
 /// finding becomes an annotation on the file and line in the pull request.

@@ -1,5 +1,7 @@
+import Findings
 import Foundation
 import RuleEngine
+import SystemCalls
 
 /// `gitlab`: GitLab Code Quality (a JSON array of issues with `description`, `check_name`,
 /// `fingerprint`, `severity` and `location.path` / `location.lines.begin`), shown in merge requests.

@@ -1,3 +1,4 @@
+import Findings
 import RuleEngine
 
 /// `junit`: JUnit XML (Jenkins, GitLab, CircleCI, Buildkite). One testsuite per project; one

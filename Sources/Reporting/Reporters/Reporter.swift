@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// Everything a reporter renders: the report, the paths it shows, and the rules' own texts.
 public struct ReportContext: Sendable {
@@ -54,14 +56,6 @@ public enum Reporters {
     public static var names: [String] { all.map { $0.name } }
 
     public static func named(_ name: String) -> (any Reporter)? { all.first { $0.name == name }.map { $0.init() } }
-}
-
-/// Where each rule is documented: its section of docs/rules.md. `RESWATCH_RULES_URL` points it
-/// elsewhere (a fork, an internal mirror).
-public enum RuleLinks {
-    public static let defaultBase = "https://github.com/reswatch/reswatch/blob/main/docs/rules.md"
-
-    public static func url(for id: String, base: String = defaultBase) -> String { base + "#" + RuleDocs.anchor(id) }
 }
 
 /// Escaping shared by the XML formats.

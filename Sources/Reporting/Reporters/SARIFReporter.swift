@@ -1,5 +1,7 @@
+import Findings
 import Foundation
 import RuleEngine
+import SystemCalls
 
 /// `sarif`: SARIF 2.1.0 (GitHub code scanning and other SARIF viewers). One run; every rule that
 /// can be reported is described in `tool.driver.rules`; results carry repository-relative

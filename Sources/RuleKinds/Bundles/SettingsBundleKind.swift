@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `settings.bundle-invalid`: a Settings.bundle has a readable Root.plist.
 public struct SettingsBundleKind: RuleKind {

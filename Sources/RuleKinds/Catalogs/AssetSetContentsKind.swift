@@ -1,4 +1,7 @@
+import Findings
+import ImageFacts
 import RuleEngine
+import SystemCalls
 
 /// `catalog.contents-*`: every .appiconset / .imageset / .launchimage has a well-formed Contents.json.
 public struct AssetSetContentsKind: RuleKind {

@@ -1,4 +1,7 @@
+import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `catalog.file-missing`, `catalog.unassigned`: actool's two warnings about the files of a set,
 /// for every set kind that holds files (image, launch image, data and symbol sets, also inside

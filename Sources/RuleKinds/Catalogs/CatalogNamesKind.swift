@@ -1,5 +1,7 @@
+import Findings
 import Foundation
 import RuleEngine
+import SystemCalls
 
 /// `catalog.duplicate-name`: two sets of the same type and name in one asset catalog.
 public struct CatalogNamesKind: RuleKind {

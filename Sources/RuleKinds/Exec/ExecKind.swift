@@ -1,6 +1,9 @@
 import Dispatch
+import Findings
 import Foundation
+import ImageFacts
 import RuleEngine
+import SystemCalls
 
 /// `exec`: a rule written in any language. reswatch runs the program (argv, no shell) with a
 /// timeout, sends the subject as JSON on stdin and reads diagnostics as JSON from stdout.

@@ -1,5 +1,6 @@
 import Foundation
 import RuleEngine
+import SystemCalls
 
 /// Runs an exec rule's program and turns every way it can fail into a sentence.
 enum ProcessRunner {

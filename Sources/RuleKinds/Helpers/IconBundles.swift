@@ -1,4 +1,5 @@
 import RuleEngine
+import SystemCalls
 
 /// The Icon Composer bundles (`X.icon`) of a project, by the icon name they give (X), and
 /// whether the app target compiles them. Shared by the kinds that resolve an app icon name.

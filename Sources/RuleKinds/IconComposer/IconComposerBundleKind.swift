@@ -1,4 +1,7 @@
+import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `iconcomposer.json-invalid`, `iconcomposer.asset-missing`, `iconcomposer.asset-invalid`,
 /// `iconcomposer.schema`: an Icon Composer bundle (`X.icon`, Xcode 26) is a document Xcode can

@@ -1,3 +1,4 @@
+import ProjectModel
 import RuleEngine
 
 extension IconComposerTargetKind {

@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `iconcomposer.not-in-target`, `iconcomposer.shadowed-appiconset`,
 /// `iconcomposer.unsupported-platform`: an Icon Composer icon is wired to its target as Xcode 26

@@ -1,4 +1,7 @@
+import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `icon.alternate-sizes`: each alternate app icon has the sizes the app's devices need.
 /// App Store Connect: "Missing recommended icon - The bundle does not contain an alternate app

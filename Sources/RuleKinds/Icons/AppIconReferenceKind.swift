@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `icon.set-missing`: the configured app icon exists, as an `.appiconset` or (Xcode 26) as an
 /// Icon Composer `.icon` (../shared/research/modern-apple-resources.md §1.5).

@@ -1,3 +1,4 @@
+import ImageFacts
 import RuleEngine
 
 extension AppIconSetKind {

@@ -1,4 +1,8 @@
+import Findings
+import ImageFacts
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `icon.*` for asset-catalog app icon sets: slot sizes, required / recommended slots from the seed
 /// tables, the App Store icon, alpha, and the set's own structure.

@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `icon.itunesartwork`: iTunesArtwork files follow QA1686 (seed 000, Tables 1/3/5).
 public struct ITunesArtworkKind: RuleKind {

@@ -1,3 +1,5 @@
+import Findings
+import ProjectModel
 import RuleEngine
 
 /// An asset-catalog slot: idiom, point size and scale ("iphone 60@2x").

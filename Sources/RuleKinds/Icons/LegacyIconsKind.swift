@@ -1,4 +1,8 @@
+import Findings
+import ImageFacts
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// Loose app icons named by Info.plist (`CFBundleIconFile(s)`, `CFBundleIcons`(`~ipad`)), checked
 /// against QA1686's tables (seed 000) — for apps that do not take their icons from an asset catalog.

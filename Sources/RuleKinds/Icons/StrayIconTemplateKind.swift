@@ -1,4 +1,8 @@
+import Findings
+import ImageFacts
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `icon.stray-template`: loose images named like app icons that the app does not use as icons.
 public struct StrayIconTemplateKind: RuleKind {

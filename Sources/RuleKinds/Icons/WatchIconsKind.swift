@@ -1,4 +1,7 @@
+import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `icon.watch-marketing-missing`, `icon.watch-alpha`: a watch app's icon set as App Store
 /// Connect checks it. Pixel sizes of watch slots (size × scale, as actool computes them) are

@@ -1,4 +1,8 @@
+import Findings
+import ImageFacts
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `image.*`: format checks on every PNG that is an icon, a launch image or in an asset set.
 public struct PNGPropertiesKind: RuleKind {

@@ -1,3 +1,5 @@
+import Findings
+import ProjectModel
 import RuleEngine
 
 /// `plist.launch-image-entry`: each `UILaunchImages` dictionary is well formed (seed 000, Table 4).

@@ -1,4 +1,8 @@
+import Findings
+import ImageFacts
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `launch.size-mismatch`, `launch.bad-name`: launch images, loose (`Default-568h@2x.png`) or in a
 /// `.launchimage` set, against the size tables of seeds 001–003.

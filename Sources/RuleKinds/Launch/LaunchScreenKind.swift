@@ -1,4 +1,8 @@
+import Findings
+import ImageFacts
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `launch.missing`, `launch.storyboard-missing`, `launch.images-deprecated`: the app's Info.plist
 /// names a launch screen that exists, or the app has launch images.

@@ -1,4 +1,7 @@
+import Findings
+import ImageFacts
 import RuleEngine
+import SystemCalls
 
 /// `lproj.image-mismatch`: a localized icon or launch image has the base image's pixel size.
 public struct LocalizedImageSizeKind: RuleKind {

@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `lproj.invalid-name`: `.lproj` folders are named by a language (BCP 47 / ISO 639), `Base`, or a
 /// legacy English language name.

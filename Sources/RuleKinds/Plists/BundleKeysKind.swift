@@ -1,3 +1,5 @@
+import Findings
+import ProjectModel
 import RuleEngine
 
 /// `plist.extension-keys`, `plist.bundle-name-missing`, `plist.extension-version`: the bundle keys

@@ -1,3 +1,4 @@
+import Findings
 import RuleEngine
 
 /// `plist.device-capabilities`: the app's Info.plist declares UIRequiredDeviceCapabilities with known keys.

@@ -1,4 +1,7 @@
+import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `plist.icon-keys-with-catalog`, `plist.icon-name-missing`: an app that takes its icons from an
 /// asset catalog keeps Info.plist's icon keys consistent with that.

@@ -1,3 +1,4 @@
+import Findings
 import RuleEngine
 
 /// `plist.orientations`: known orientation values, and all four for iPad multitasking.

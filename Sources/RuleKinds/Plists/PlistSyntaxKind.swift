@@ -1,3 +1,4 @@
+import Findings
 import RuleEngine
 
 /// `plist.parse-error`: Info.plist files parse as XML, binary or OpenStep property lists.

@@ -1,3 +1,4 @@
+import Findings
 import RuleEngine
 
 /// `plist.usage-description-empty`: every `NS…UsageDescription` purpose string says something.

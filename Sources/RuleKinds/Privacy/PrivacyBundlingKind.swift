@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `privacy.not-in-target`, `privacy.sdk-manifest-missing`: a manifest reaches the bundle, and a
 /// vendored SDK on Apple's list carries its own. Sources: "Adding a privacy manifest to your app

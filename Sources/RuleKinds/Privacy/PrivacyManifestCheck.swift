@@ -1,4 +1,6 @@
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// Walks one manifest's dictionary against Apple's tables (PrivacyTables), the TN3181 cases in
 /// order: types, unknown keys, empty lists, tracking, categories and reasons, collected data.

@@ -1,3 +1,5 @@
+import Findings
+import ProjectModel
 import RuleEngine
 
 /// `privacy.invalid`, `privacy.api-category-unknown`, `privacy.api-reason-invalid`,

@@ -1,4 +1,6 @@
+import Findings
 import RuleEngine
+import SystemCalls
 
 /// `privacy.manifest-missing`, `privacy.api-undeclared`: a target whose sources use a
 /// required-reason API declares its category in the target's privacy manifest (ITMS-91053). A

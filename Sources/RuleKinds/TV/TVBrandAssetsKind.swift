@@ -1,4 +1,7 @@
+import Findings
+import ProjectModel
 import RuleEngine
+import SystemCalls
 
 /// `tv.appstore-icon`, `tv.size-mismatch`: a tvOS app's "App Icon & Top Shelf Image" brand assets
 /// (`.brandassets`) as App Store Connect and actool take them. Sources:
