@@ -52,7 +52,6 @@ public enum ExampleRunner {
     }
 
     public static func makeTemporaryDirectory(prefix: String = "reswatch-example") throws -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        return try FileSystem.makeTemporaryDirectory(prefix: "\(base)/\(prefix).")
+        try FileSystem.makeTemporaryDirectory(named: prefix + ".")
     }
 }

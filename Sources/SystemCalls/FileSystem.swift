@@ -212,6 +212,19 @@ public enum FileSystem {
         _ = try retryingEINTR("mkdir", path) { FileName.withCString(path) { mkdir($0, mode_t(mode)) } }
     }
 
+    /// Where temporary files go: `TMPDIR` when it is set to an absolute path, else `/tmp` (the
+    /// one reading of `TMPDIR` in the program).
+    public static var temporaryDirectory: String {
+        guard let value = getenv("TMPDIR").map({ String(cString: $0) }), value.hasPrefix("/") else { return "/tmp" }
+        return value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
+    }
+
+    /// A new private (0700) directory named `prefix` + six random characters under
+    /// `temporaryDirectory`; returns its path.
+    public static func makeTemporaryDirectory(named prefix: String) throws(SystemError) -> String {
+        try makeTemporaryDirectory(prefix: temporaryDirectory + "/" + prefix)
+    }
+
     /// `mkdtemp` of `prefix` + "XXXXXX": a new private (0700) directory; returns its path.
     public static func makeTemporaryDirectory(prefix: String) throws(SystemError) -> String {
         var template = Array((prefix + "XXXXXX").utf8CString)

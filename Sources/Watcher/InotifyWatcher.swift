@@ -43,8 +43,7 @@ public final class InotifyWatcher: Sendable {
     public init(excludes: Set<String>, bufferLimit: Int = 65_536) {
         self.excludes = excludes
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .bufferingOldest(bufferLimit))
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        wakeDirectory = try? FileSystem.makeTemporaryDirectory(prefix: "\(base)/reswatch-wake.")
+        wakeDirectory = try? FileSystem.makeTemporaryDirectory(named: "reswatch-wake.")
     }
 
     deinit { removeWakeDirectory() }

@@ -34,7 +34,7 @@ struct CheckCommand: ParsableCommand {
         help: ArgumentHelp("Write the --format given just before to FILE (repeatable; default: standard output).", valueName: "file"))
     var outputs: [String] = []
     @Option(name: .customLong("base-path"), help: ArgumentHelp("Report paths relative to DIR.", valueName: "dir")) var basePath: String?
-    @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
+    @OptionGroup var extraRules: ExtraRules
     @Option(name: .customLong("min-severity"), help: "Hide diagnostics below this severity: info, warning, error.") var minSeverity:
         Severity = .info
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run (exit 1): error, warning, info, never.")
@@ -65,9 +65,6 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "Directories (or files) to check.") var paths: [String] = ["."]
 
     func validate() throws {
-        for dir in rules where !RuleLocations.isDirectory(dir) {
-            throw ValidationError("--rules \(dir): not a directory")
-        }
         if strict, let failOn, failOn != .warning {
             throw ValidationError("--strict means --fail-on warning; not both with --fail-on \(failOn)")
         }
@@ -87,7 +84,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let plan = try plan()
-        let ruleSet = try RuleLocations.loadRules(extra: rules, allowUntrustedExec: allowProjectExec)
+        let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules, allowUntrustedExec: allowProjectExec)
         let cwd = FileSystem.absolutePath(".")
         var arguments = paths.map(FileSystem.absolutePath)
         let base = basePath.map(FileSystem.absolutePath) ?? ReportPaths.repositoryRoot(containing: arguments[0], fallback: cwd)

@@ -30,7 +30,7 @@ struct DaemonCommand: AsyncParsableCommand {
             "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude, allow-project-exec, max-clients, client-idle-timeout, socket-group, admin-group, metrics-file)."
     )
     var config: String?
-    @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
+    @OptionGroup var extraRules: ExtraRules
     @Option(
         name: .customLong("socket-group"),
         help: "Members of this group may query, subscribe and sync (socket 0660 in a 0750 folder of that group).")
@@ -82,7 +82,7 @@ struct DaemonCommand: AsyncParsableCommand {
         configuration.roots += roots.map(FileSystem.absolutePath)
         if allowProjectExec { configuration.allowProjectExec = true }
         configuration.ruleSources = ShippedModules.sources(
-            environment: env, extra: configuration.ruleDirectories + rules.map(FileSystem.absolutePath))
+            environment: env, extra: configuration.ruleDirectories + extraRules.rules.map(FileSystem.absolutePath))
         configuration.ruleSources.allowUntrustedExec = configuration.allowProjectExec
         // No rule in force (the base failed to load, or every module is broken): a daemon that
         // checks nothing must not start and report "no problems".

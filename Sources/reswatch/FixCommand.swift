@@ -35,7 +35,7 @@ struct FixCommand: ParsableCommand {
         name: .customLong("single-size"),
         help: "Make a legacy iOS app icon set with missing or wrongly sized icons a single-size 1024 set (iOS 12+ deployment target).")
     var singleSize = false
-    @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable); loaded last.") var rules: [String] = []
+    @OptionGroup var extraRules: ExtraRules
     @Argument(help: "Project folders to repair (default: the current folder).") var paths: [String] = ["."]
 
     func validate() throws {
@@ -122,7 +122,7 @@ struct FixCommand: ParsableCommand {
             }
             return
         }
-        let ruleSet = try RuleLocations.loadRules(extra: rules)
+        let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules)
         var remaining = 0
         for root in Set(targets.map(\.root)).sorted() {
             if let stopped = FixJournal.interrupted(root: root) { print(Self.describe(stopped, root: root)) }

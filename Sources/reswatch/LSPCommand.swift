@@ -86,11 +86,9 @@ enum DaemonStarter {
 
     /// A 0700 folder of our own for a private socket.
     static func privateDirectory() throws -> String {
-        var template = Array("/tmp/reswatch-lsp.XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw StartError(description: "cannot create a private folder in /tmp")
+        do throws(SystemError) { return try FileSystem.makeTemporaryDirectory(named: "reswatch-lsp.") } catch {
+            throw StartError(description: "cannot create a private folder in \(FileSystem.temporaryDirectory): \(error.reason)")
         }
-        return String(cString: made)
     }
 
     /// Runs `reswatch daemon --socket SOCKET` detached (it outlives the editor and serves the

@@ -16,10 +16,10 @@ struct RulesCommand: ParsableCommand {
             abstract: "Explains a rule: what it checks, why, its severity and ITMS code, how to turn it off, and examples.",
             discussion: "An id no rule reports exits 2 and names the nearest ids.")
         @Argument(help: "The rule id (icon.marketing-alpha).") var id: String
-        @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable).") var rules: [String] = []
+        @OptionGroup var extraRules: ExtraRules
 
         func run() throws {
-            let set = try RuleLocations.loadRules(extra: rules)
+            let set = try RuleLocations.loadRules(extra: extraRules.rules)
             do {
                 let explanation = try RuleExplanation(id: id, rules: set, kinds: BuiltinKinds.all)
                 let base =
@@ -34,11 +34,11 @@ struct RulesCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Lists every rule id with its severity, code and source module.")
-        @Option(name: .customLong("rules"), help: "Extra rule module directory (repeatable).") var rules: [String] = []
+        @OptionGroup var extraRules: ExtraRules
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
         func run() throws {
-            let set = try RuleLocations.loadRules(extra: rules)
+            let set = try RuleLocations.loadRules(extra: extraRules.rules)
             var rows: [(RuleInfo, LoadedRule)] = []
             for r in set.rules { for info in r.reported { rows.append((info, r)) } }
             rows.sort { $0.0.id < $1.0.id }
