@@ -137,7 +137,6 @@ public struct PixelFacts: Sendable, Hashable {
     public let seeThroughPixels: Int
     public let seeThroughBox: PixelBox?
     public static let seeThroughAlpha = 230
-    public static let maskRadiusPercent = 15
     /// Decode failure (zlib error, truncated data, CgBI); pixel fields are meaningless then.
     public let damage: String?
     /// Not decoded because it is too large (a valid PNG beyond the decode budget): why.

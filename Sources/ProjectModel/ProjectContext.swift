@@ -68,8 +68,6 @@ public struct ProjectContext: Sendable, Hashable {
 
     public init(directory: String) { self.directory = directory }
 
-    public var isIPhoneOnly: Bool { devices == [.iphone] }
-
     /// For an app icon set name: nil when some configuration builds with it (or that cannot be
     /// known); otherwise what the configurations use instead.
     public func unshippedIconSetReason(_ name: String) -> String? {
@@ -123,7 +121,6 @@ public struct ProjectContext: Sendable, Hashable {
         let own = depth(ownedPaths + (infoPlist.map { [RelativePath.parent($0)] } ?? []))
         return own >= ownerDepth ? nil : owner
     }
-    public var isIPadOnly: Bool { devices == [.ipad] }
 }
 
 /// A target of the project that is not the app reswatch judges (an extension, a watch app, a tvOS

@@ -72,12 +72,6 @@ public struct ModuleParameters: @unchecked Sendable {
         return i
     }
 
-    public func double(_ key: String) throws(ModuleError) -> Double? {
-        guard let v = value(key) else { return nil }
-        guard let s = v.scalar?.string, let d = Double(s) else { throw error("\(key): expected a number", at: v) }
-        return d
-    }
-
     public func bool(_ key: String) throws(ModuleError) -> Bool? {
         guard let v = value(key) else { return nil }
         switch v.scalar?.string.lowercased() {

@@ -62,11 +62,6 @@ struct NodeStore: Sendable {
         return String(decoding: arena[start..<start + Int(nameLength[Int(id)])], as: UTF8.self)
     }
 
-    func nameEquals(_ id: ID, _ name: String) -> Bool {
-        var name = name
-        return name.withUTF8 { compare(id, $0) == 0 }
-    }
-
     /// The root-relative path of a node (also of a removed one, until it is reclaimed).
     func path(_ id: ID) -> String {
         if id == Self.root { return "" }
