@@ -6,8 +6,8 @@ import SystemCalls
 
 /// `fix --single-size`: a legacy (all sizes) iOS app icon set with missing or wrongly sized icons
 /// is made a single-size set instead: one universal iOS 1024x1024 entry, from which Xcode 14 and
-/// later make every size at build time (../shared/research/validation-anchors.md §4, "Single size
-/// (Xcode 14, WWDC22)"; iOS, iPadOS and watchOS only, macOS still needs every size). Only where the
+/// later make every size at build time (WWDC22; iOS, iPadOS and watchOS only, macOS still needs
+/// every size: https://www.avanderlee.com/xcode/replacing-app-icon-generators/). Only where the
 /// deployment target is known to be iOS 12 or later: Xcode's single size needs it
 /// (https://github.com/apache/cordova-ios/pull/1309, /issues/1462). The files of the entries it
 /// drops are removed; the journal keeps them and `fix --undo` puts them back.
