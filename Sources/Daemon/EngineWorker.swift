@@ -1,0 +1,55 @@
+import Dispatch
+import Findings
+import Foundation
+import ReswatchProtocol
+import RuleEngine
+import SystemCalls
+
+/// One root's engine, driven off the daemon's actor: every job runs on a serial queue of its own
+/// (a Dispatch thread, not the cooperative pool, so a 60-second scan of one root blocks neither
+/// the actor nor the Swift tasks that answer clients). The actor never touches the engine; it
+/// reads what each job returns (`EngineSummary`, the delta) instead.
+final class EngineWorker: @unchecked Sendable {
+    // @unchecked: `engine` is used only inside jobs on `queue`, which runs one at a time.
+    private let engine: Engine
+    private let queue: DispatchQueue
+
+    init(_ engine: sending Engine) {
+        self.engine = engine
+        queue = DispatchQueue(label: "reswatch.engine", qos: .utility)
+    }
+
+    func run(_ job: @escaping @Sendable (Engine) -> DiagnosticDelta) async -> (DiagnosticDelta, EngineSummary) {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                let started = ContinuousClock.now
+                let delta = job(engine)
+                let summary = EngineSummary(engine)
+                // A big job (a scan, a rescan) leaves its temporaries' pages in malloc's arenas.
+                if ContinuousClock.now - started > .milliseconds(100) { ProcessMemory.releaseFreePages() }
+                continuation.resume(returning: (delta, summary))
+            }
+        }
+    }
+}
+
+/// What `status` shows of a root, taken after each engine job.
+struct EngineSummary: Sendable {
+    var files = 0
+    var projects = 0
+    /// What of the root reswatch judges: none of it is said, never a quiet "no problems".
+    var coverage = Coverage()
+    var ruleErrors: [ModuleError] = []
+    /// Evaluations and time per rule so far (the metrics).
+    var rules: [RuleMetric] = []
+
+    init() {}
+
+    init(_ engine: Engine) {
+        files = engine.fileCount
+        projects = engine.projectContexts.count
+        coverage = engine.coverage
+        ruleErrors = engine.ruleErrors
+        rules = engine.ruleMetrics
+    }
+}
