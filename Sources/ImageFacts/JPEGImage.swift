@@ -11,8 +11,10 @@ extension RGBAImage {
         guard status == Int32(RW_JPEG_OK), let rgba = out.rgba else {
             return .failure(Failure(description: message.isEmpty ? "the JPEG cannot be decoded" : message))
         }
-        let count = Int(out.width) * Int(out.height) * 4
+        // UInt32 sides (the shim checked width × height × 4 against the decode limit).
+        let width = Int(truncatingIfNeeded: out.width)
+        let height = Int(truncatingIfNeeded: out.height)
         return .success(
-            RGBAImage(width: Int(out.width), height: Int(out.height), pixels: Array(UnsafeBufferPointer(start: rgba, count: count))))
+            RGBAImage(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: rgba, count: width * height * 4))))
     }
 }
