@@ -39,7 +39,7 @@ public struct LegacyIconsKind: RuleKind {
         guard let infoPath = project.infoPlist, case .success(let (value, _)) = context.plist(infoPath), let plist = value.dictionary,
             plist["NSExtension"] == nil
         else { return }
-        let names = Self.iconNames(plist)
+        let names = LegacyIconNames.iconNames(plist)
         // Apps on an asset catalog are checked by appicon-set.
         let catalogSet = (project.appIconName ?? "AppIcon") + ".appiconset"
         if context.subjects(.assetSet).contains(where: { RelativePath.name($0.path) == catalogSet }) { return }
@@ -55,7 +55,7 @@ public struct LegacyIconsKind: RuleKind {
         // Names the plist lists that are not there: a size missing because its file is is one finding.
         var missingNames: [(name: String, finding: ReportedFinding?)] = []
         for (key, name) in names {
-            let found = Self.resolve(name, in: files)
+            let found = LegacyIconNames.resolve(name, in: files)
             if found.isEmpty {
                 let finding = context.report(
                     Self.invalidPath, path: infoPath,
@@ -67,7 +67,7 @@ public struct LegacyIconsKind: RuleKind {
         }
         // iOS finds the fixed names by name (seed 001: before 3.2 only so; from iOS 4 after
         // CFBundleIconFiles): a file there under its fixed name is an icon, listed or not.
-        declared += files.filter { Self.fixedNames.contains($0.key) }.map(\.value)
+        declared += files.filter { LegacyIconNames.fixedNames.contains($0.key) }.map(\.value)
         if names.isEmpty && declared.isEmpty { return }
         var sizes = Set<Int>()
         // The seed's own rows (they name a file), and the sizes App Store Connect requires whatever
@@ -137,47 +137,6 @@ public struct LegacyIconsKind: RuleKind {
         if listed == file { return true }
         let base = listed.hasSuffix(".png") ? String(listed.dropLast(4)) : listed
         return ["", "@2x", "@3x", "~ipad", "@2x~ipad", "~iphone", "@2x~iphone", "@3x~iphone"].contains { base + $0 + ".png" == file }
-    }
-
-    /// Icon file names iOS looks up by name (seed 001), whatever the Info.plist lists.
-    static let fixedNames: Set<String> = [
-        "Icon.png", "Icon@2x.png", "Icon-72.png", "Icon-72@2x.png", "Icon-Small.png", "Icon-Small@2x.png", "Icon-Small-50.png",
-        "Icon-Small-50@2x.png",
-    ]
-
-    /// (key, name) pairs of every icon key, in plist order.
-    static func iconNames(_ plist: [String: PlistValue]) -> [(String, String)] {
-        var out: [(String, String)] = []
-        if let n = plist["CFBundleIconFile"]?.string, !n.isEmpty { out.append(("CFBundleIconFile", n)) }
-        for key in ["CFBundleIconFiles", "CFBundleIconFiles~ipad"] {
-            for n in plist[key]?.array?.compactMap(\.string) ?? [] { out.append((key, n)) }
-        }
-        for key in ["CFBundleIcons", "CFBundleIcons~ipad"] {
-            guard let icons = plist[key] else { continue }
-            for n in icons["CFBundlePrimaryIcon"]?["CFBundleIconFiles"]?.array?.compactMap(\.string) ?? [] { out.append((key, n)) }
-            if let single = icons["CFBundlePrimaryIcon"]?["CFBundleIconName"]?.string,
-                icons["CFBundlePrimaryIcon"]?["CFBundleIconFiles"] == nil
-            {
-                _ = single  // a catalog name, resolved by actool
-            }
-            for (_, alt) in icons["CFBundleAlternateIcons"]?.dictionary ?? [:] {
-                for n in alt["CFBundleIconFiles"]?.array?.compactMap(\.string) ?? [] { out.append((key + ".CFBundleAlternateIcons", n)) }
-            }
-        }
-        return out
-    }
-
-    /// Files a name stands for: with an extension, exactly that file; without, the name and its
-    /// @2x/@3x/~iphone/~ipad variants.
-    static func resolve(_ name: String, in files: [String: String]) -> [String] {
-        if name.lowercased().hasSuffix(".png") { return files[name].map { [$0] } ?? [] }
-        var out: [String] = []
-        for scale in ["", "@2x", "@3x"] {
-            for device in ["", "~iphone", "~ipad"] {
-                if let p = files["\(name)\(scale)\(device).png"] { out.append(p) }
-            }
-        }
-        return out
     }
 
     public static let examples: [RuleExample] = {

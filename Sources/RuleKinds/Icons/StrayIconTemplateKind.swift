@@ -32,16 +32,16 @@ public struct StrayIconTemplateKind: RuleKind {
         let file = RelativePath.name(subject.path)
         var plist: [String: PlistValue] = [:]
         if let info = context.project.infoPlist, case .success(let (v, _)) = context.plist(info) { plist = v.dictionary ?? [:] }
-        let names = LegacyIconsKind.iconNames(plist).map(\.1)
+        let names = LegacyIconNames.iconNames(plist).map(\.1)
         let usesCatalog = context.subjects(.assetSet).contains {
             RelativePath.name($0.path) == (context.project.appIconName ?? "AppIcon") + ".appiconset"
         }
         if names.isEmpty && !usesCatalog { return }  // pre-3.2 apps find Icon*.png by name: those are the icons
         // Without a catalog, iOS finds the fixed names (Icon.png, Icon-Small.png …) by name: icons.
-        if !usesCatalog && LegacyIconsKind.fixedNames.contains(file) { return }
+        if !usesCatalog && LegacyIconNames.fixedNames.contains(file) { return }
         let named = names.contains { name in
             if name.lowercased().hasSuffix(".png") { return name == file }
-            return LegacyIconsKind.resolve(name, in: [file: subject.path]).contains(subject.path)
+            return LegacyIconNames.resolve(name, in: [file: subject.path]).contains(subject.path)
         }
         if !named {
             context.report(

@@ -146,12 +146,12 @@ public struct PNGPropertiesKind: RuleKind {
             return false
         }
         let file = RelativePath.name(path)
-        var names = LegacyIconsKind.iconNames(plist).map(\.1)
+        var names = LegacyIconNames.iconNames(plist).map(\.1)
         names += ["UILaunchImageFile", "UILaunchImageFile~ipad"].compactMap { plist[$0]?.string }
         names += (plist["UILaunchImages"]?.array ?? []).compactMap { $0["UILaunchImageName"]?.string }
         return names.contains { name in
             name.lowercased().hasSuffix(".png")
-                ? name == file : !LegacyIconsKind.resolve(name, in: [file: path]).isEmpty || file.hasPrefix(name)
+                ? name == file : !LegacyIconNames.resolve(name, in: [file: path]).isEmpty || file.hasPrefix(name)
         }
     }
 
@@ -199,28 +199,4 @@ public struct PNGPropertiesKind: RuleKind {
                 triggers: ["image.16-bit"]),
         ]
     }()
-}
-
-/// What an image path is used for, from its location and name.
-enum ImageRole {
-    enum Role { case appIcon, launchImage, other }
-
-    static func role(of path: String) -> Role {
-        if isAppIcon(path) { return .appIcon }
-        let parentType = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(path)))
-        if parentType == "launchimage" { return .launchImage }
-        if parentType == nil, RelativePath.name(path).lowercased().hasPrefix("default") { return .launchImage }
-        return .other
-    }
-
-    /// In an `.appiconset`, or a loose file named like an app icon (Icon*.png, AppIcon*.png, iTunesArtwork).
-    static func isAppIcon(_ path: String) -> Bool {
-        // Slices, not copies: this runs for every image.
-        if let type = SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(RelativePath.parentSlice(path))) {
-            return type == "appiconset"
-        }
-        let name = RelativePath.nameSlice(path)
-        return RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon")
-            || RelativePath.hasPrefixIgnoringCase(name, "itunesartwork")
-    }
 }

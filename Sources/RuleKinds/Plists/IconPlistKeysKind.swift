@@ -48,7 +48,7 @@ public struct IconPlistKeysKind: RuleKind {
                 String(RelativePath.name($0).dropLast(".appiconset".count))
             }
         ).union(IconBundles.compiledNames(in: context))
-        let names = LegacyIconsKind.iconNames(dict) + Self.catalogIconNames(dict)
+        let names = LegacyIconNames.iconNames(dict) + Self.catalogIconNames(dict)
         let stale = Self.iconKeys.filter { key in
             guard dict[key] != nil else { return false }
             let named = names.filter { $0.0 == key || $0.0.hasPrefix(key + ".") }.map(\.1)
@@ -82,7 +82,7 @@ public struct IconPlistKeysKind: RuleKind {
     }
 
     /// The asset-catalog names `CFBundleIcons` gives by `CFBundleIconName` (the primary icon's and
-    /// each alternate's), keyed like `LegacyIconsKind.iconNames`.
+    /// each alternate's), keyed like `LegacyIconNames.iconNames`.
     static func catalogIconNames(_ plist: [String: PlistValue]) -> [(String, String)] {
         var out: [(String, String)] = []
         for key in ["CFBundleIcons", "CFBundleIcons~ipad"] {
