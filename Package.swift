@@ -145,7 +145,12 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: ["Daemon", "Findings", "ImageFacts", "ReswatchProtocol", "RuleEngine", "SystemCalls", "TestSupport"]),
-        .testTarget(name: "SocketServerTests", dependencies: ["ReswatchProtocol", "SocketServer", "SystemCalls"]),
+        .testTarget(
+            name: "SocketServerTests",
+            dependencies: [
+                "ReswatchProtocol", "SocketServer", "SystemCalls", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOTestUtils", package: "swift-nio"),
+            ]),
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol"]),
         .testTarget(
             name: "LanguageServerTests",

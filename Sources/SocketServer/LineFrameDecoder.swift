@@ -2,7 +2,7 @@ import NIOCore
 
 /// One line of input, or the notice that a line was longer than the limit (it is discarded up to
 /// its newline, and the connection carries on).
-public enum Frame: Sendable {
+public enum Frame: Sendable, Equatable {
     case line([UInt8])
     case tooLong
 }
