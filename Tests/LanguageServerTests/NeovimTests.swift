@@ -10,44 +10,38 @@ import Testing
 @Suite(.serialized) struct NeovimTests {
     static let nvim = ["/usr/bin/nvim", "/usr/local/bin/nvim"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test func neovimShowsAndClearsFindings() throws {
-        let nvim = try #require(Self.nvim, "Neovim is not installed: `make test` installs Debian's neovim")
-        let tree = try TempTree()
-        let copy = try runCommand("/bin/cp", ["-R", Repo.root + "/Examples/SampleApp", tree.path + "/"])
-        #expect(copy.status == 0)
-        let root = tree.path + "/SampleApp"
-        let set = root + "/SampleApp/Assets.xcassets/AppIcon.appiconset"
-        let broken = set + "/Icon-iphone-60@2x.png"
-        let daemon = try DaemonHarness(roots: [])
-        let out = tree.path + "/nvim-out.txt"
-
+    /// Headless Neovim running one of the scripts in Neovim/, with `reswatch lsp` on `root`
+    /// against the daemon at `socket`; what the script logs is read back line by line.
+    final class Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: nvim)
-        let script = Repo.root + "/Tests/LanguageServerTests/Neovim/reswatch-test.lua"
-        process.arguments = ["--headless", "-n", "-i", "NONE", "-u", "NONE", "-c", "luafile " + script]
-        var env = ProcessInfo.processInfo.environment
-        env["RW_BIN"] = Repo.binary
-        env["RW_SOCKET"] = daemon.socket
-        env["RW_ROOT"] = root
-        env["RW_OPEN"] = root + "/SampleApp/Info.plist"
-        env["RW_BROKEN"] = broken
-        env["RW_OUT"] = out
-        // Every finding a cold check of the same copy reports.
-        let expected = try coldCheckLines(root).count
-        #expect(expected >= 8)
-        env["RW_EXPECTED"] = String(expected)
-        env["XDG_STATE_HOME"] = tree.path + "/state"  // Neovim's LSP log stays in the temporary tree
-        env["XDG_CACHE_HOME"] = tree.path + "/cache"
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let out: String
+
+        init(nvim: String, script: String, tree: TempTree, root: String, socket: String, extra: [String: String]) throws {
+            out = tree.path + "/nvim-out.txt"
+            process.executableURL = URL(fileURLWithPath: nvim)
+            let folder = Repo.root + "/Tests/LanguageServerTests/Neovim/"
+            process.arguments = ["--headless", "-n", "-i", "NONE", "-u", "NONE", "-c", "luafile " + folder + script]
+            var env = ProcessInfo.processInfo.environment
+            env["RW_COMMON"] = folder + "reswatch-common.lua"
+            env["RW_BIN"] = Repo.binary
+            env["RW_SOCKET"] = socket
+            env["RW_ROOT"] = root
+            env["RW_OUT"] = out
+            env["XDG_STATE_HOME"] = tree.path + "/state"  // Neovim's LSP log stays in the temporary tree
+            env["XDG_CACHE_HOME"] = tree.path + "/cache"
+            process.environment = env.merging(extra) { _, b in b }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
         func lines() -> [String] {
             ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
+
         func wait(for line: String, seconds: Double) -> Bool {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
@@ -57,17 +51,38 @@ import Testing
             }
             return false
         }
-        try #require(wait(for: "ready", seconds: 40), "Neovim output: \(lines())")
-        #expect(lines().contains("received true"), "\(lines())")
-        #expect(lines().contains("diagnostic icon.size-mismatch severity=1 source=reswatch"), "\(lines())")
-        let total = lines().first { $0.hasPrefix("total ") }.flatMap { Int($0.dropFirst(6)) } ?? 0
-        #expect(total == expected, "every finding of the example, on files never opened: \(lines())")
+    }
+
+    /// A copy of the example in a temporary tree: (tree, project root, its app icon set).
+    static func copyOfTheExample() throws -> (TempTree, String, String) {
+        let tree = try TempTree()
+        #expect(try runCommand("/bin/cp", ["-R", Repo.root + "/Examples/SampleApp", tree.path + "/"]).status == 0)
+        let root = tree.path + "/SampleApp"
+        return (tree, root, root + "/SampleApp/Assets.xcassets/AppIcon.appiconset")
+    }
+
+    @Test func neovimShowsAndClearsFindings() throws {
+        let nvim = try #require(Self.nvim, "Neovim is not installed: `make test` installs Debian's neovim")
+        let (tree, root, set) = try Self.copyOfTheExample()
+        let broken = set + "/Icon-iphone-60@2x.png"
+        let daemon = try DaemonHarness(roots: [])
+        // Every finding a cold check of the same copy reports.
+        let expected = try coldCheckLines(root).count
+        #expect(expected >= 8)
+        let run = try Run(
+            nvim: nvim, script: "reswatch-test.lua", tree: tree, root: root, socket: daemon.socket,
+            extra: ["RW_OPEN": root + "/SampleApp/Info.plist", "RW_BROKEN": broken, "RW_EXPECTED": String(expected)])
+        try #require(run.wait(for: "ready", seconds: 40), "Neovim output: \(run.lines())")
+        #expect(run.lines().contains("received true"), "\(run.lines())")
+        #expect(run.lines().contains("diagnostic icon.size-mismatch severity=1 source=reswatch"), "\(run.lines())")
+        let total = run.lines().first { $0.hasPrefix("total ") }.flatMap { Int($0.dropFirst(6)) } ?? 0
+        #expect(total == expected, "every finding of the example, on files never opened: \(run.lines())")
 
         try ExampleRunner.write(["Icon-iphone-60@2x.png": .png(PNGSpec(width: 120, height: 120))], under: set)  // the fix
-        #expect(wait(for: "done", seconds: 45), "\(lines())")
-        #expect(lines().contains("cleared true"), "the fixed file's diagnostic disappears: \(lines())")
-        #expect(lines().last { $0.hasPrefix("total ") } == "total \(total - 1)", "only that one: \(lines())")
-        process.waitUntilExit()
+        #expect(run.wait(for: "done", seconds: 45), "\(run.lines())")
+        #expect(run.lines().contains("cleared true"), "the fixed file's diagnostic disappears: \(run.lines())")
+        #expect(run.lines().last { $0.hasPrefix("total ") } == "total \(total - 1)", "only that one: \(run.lines())")
+        run.process.waitUntilExit()
     }
 
     /// A repair that is no text edit, through Neovim's own code-action path: asked for on the
@@ -75,40 +90,17 @@ import Testing
     /// icon again, the editor is told how to undo it, and the finding goes.
     @Test func neovimRunsAnImageRepairFromTheContentsEntry() throws {
         let nvim = try #require(Self.nvim, "Neovim is not installed: `make test` installs Debian's neovim")
-        let tree = try TempTree()
-        #expect(try runCommand("/bin/cp", ["-R", Repo.root + "/Examples/SampleApp", tree.path + "/"]).status == 0)
-        let root = tree.path + "/SampleApp"
-        let set = root + "/SampleApp/Assets.xcassets/AppIcon.appiconset"
+        let (tree, root, set) = try Self.copyOfTheExample()
         let broken = set + "/Icon-iphone-60@2x.png"
         let contents = try String(contentsOfFile: set + "/Contents.json", encoding: .utf8)
         let line = try #require(
             contents.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("Icon-iphone-60@2x.png") })
         let daemon = try DaemonHarness(roots: [])
-        let out = tree.path + "/nvim-out.txt"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: nvim)
-        let script = Repo.root + "/Tests/LanguageServerTests/Neovim/reswatch-fix.lua"
-        process.arguments = ["--headless", "-n", "-i", "NONE", "-u", "NONE", "-c", "luafile " + script]
-        var env = ProcessInfo.processInfo.environment
-        env["RW_BIN"] = Repo.binary
-        env["RW_SOCKET"] = daemon.socket
-        env["RW_ROOT"] = root
-        env["RW_OPEN"] = set + "/Contents.json"
-        env["RW_LINE"] = String(line + 1)
-        env["RW_BROKEN"] = broken
-        env["RW_OUT"] = out
-        env["XDG_STATE_HOME"] = tree.path + "/state"
-        env["XDG_CACHE_HOME"] = tree.path + "/cache"
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(90)
-        func lines() -> [String] { ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
-        while Date() < deadline, process.isRunning, !lines().contains("done") { usleep(100_000) }
-        let seen = lines()
+        let run = try Run(
+            nvim: nvim, script: "reswatch-fix.lua", tree: tree, root: root, socket: daemon.socket,
+            extra: ["RW_OPEN": set + "/Contents.json", "RW_LINE": String(line + 1), "RW_BROKEN": broken])
+        _ = run.wait(for: "done", seconds: 90)
+        let seen = run.lines()
         #expect(seen.contains("received true"), "\(seen)")
         #expect(
             seen.contains {

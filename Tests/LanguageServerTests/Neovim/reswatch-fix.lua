@@ -1,29 +1,10 @@
 -- Driven by NeovimTests.swift: Neovim's own code-action path (vim.lsp.buf.code_action, the
 -- selection answered as a person would pick it) runs a repair that is no text edit, from the
 -- Contents.json entry of the icon; this script writes what the editor saw to RW_OUT.
-local out = io.open(vim.env.RW_OUT, "w")
-local function log(line)
-  out:write(line .. "\n")
-  out:flush()
-end
-
+local common = dofile(vim.env.RW_COMMON)
+local log, findings = common.log, common.findings
 vim.lsp.handlers["window/showMessage"] = function(_, result)
   log("message " .. result.type .. " " .. result.message)
-end
-
-local client_id = vim.lsp.start_client({
-  name = "reswatch",
-  cmd = { vim.env.RW_BIN, "lsp", "--socket", vim.env.RW_SOCKET },
-  root_dir = vim.env.RW_ROOT,
-  workspace_folders = { { uri = vim.uri_from_fname(vim.env.RW_ROOT), name = "SampleApp" } },
-})
-vim.cmd("edit " .. vim.fn.fnameescape(vim.env.RW_OPEN))
-vim.lsp.buf_attach_client(0, client_id)
-
-local function findings(path)
-  local buf = vim.fn.bufnr(path)
-  if buf == -1 then return {} end
-  return vim.diagnostic.get(buf)
 end
 
 local broken = vim.env.RW_BROKEN
@@ -47,8 +28,4 @@ vim.lsp.buf.code_action()
 
 log("cleared " .. tostring(vim.wait(30000, function() return #findings(broken) == 0 end, 50)))
 vim.wait(2000, function() return false end, 50) -- the message after the reply
-vim.lsp.stop_client(client_id)
-vim.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 50)
-log("done")
-out:close()
-vim.cmd("qa!")
+common.finish()

@@ -1,26 +1,7 @@
 -- Driven by NeovimTests.swift: Neovim's built-in LSP client (0.7 and later) runs `reswatch lsp`
 -- on a copy of Examples/SampleApp, and this script writes what the editor received to RW_OUT.
-local out = io.open(vim.env.RW_OUT, "w")
-local function log(line)
-  out:write(line .. "\n")
-  out:flush()
-end
-
-local client_id = vim.lsp.start_client({
-  name = "reswatch",
-  cmd = { vim.env.RW_BIN, "lsp", "--socket", vim.env.RW_SOCKET },
-  root_dir = vim.env.RW_ROOT,
-  workspace_folders = { { uri = vim.uri_from_fname(vim.env.RW_ROOT), name = "SampleApp" } },
-})
--- Open one file of the project (the findings below are on other files, never opened).
-vim.cmd("edit " .. vim.fn.fnameescape(vim.env.RW_OPEN))
-vim.lsp.buf_attach_client(0, client_id)
-
-local function findings(path)
-  local buf = vim.fn.bufnr(path)
-  if buf == -1 then return {} end
-  return vim.diagnostic.get(buf)
-end
+local common = dofile(vim.env.RW_COMMON)
+local log, findings = common.log, common.findings
 
 local broken = vim.env.RW_BROKEN
 local expected = tonumber(vim.env.RW_EXPECTED)
@@ -37,8 +18,4 @@ log("ready")
 local cleared = vim.wait(30000, function() return #findings(broken) == 0 end, 50)
 log("cleared " .. tostring(cleared))
 log("total " .. #vim.diagnostic.get())
-vim.lsp.stop_client(client_id)
-vim.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 50)
-log("done")
-out:close()
-vim.cmd("qa!")
+common.finish()
