@@ -174,17 +174,30 @@ int rw_png_inspect(const uint8_t *data, size_t length, rw_png_header *out) {
     return RW_PNG_OK;
 }
 
-int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes, rw_png_pixels *out) {
-    memset(out, 0, sizeof *out);
+/* The one place a PNG's pixels are read: libpng's setjmp stays here. `rgba8`: expanded to 8-bit
+   RGBA whatever the file holds (palettes and low-depth grey expanded, tRNS as alpha, 16-bit scaled
+   not truncated, grey to RGB, opaque images given an opaque alpha); otherwise only expanded
+   (palette to RGB, tRNS to alpha, low-bit grey to 8 bits; 16 bits kept). On success `*pixels`
+   holds height rows of `*rowbytes` (malloc'd; the caller frees it). */
+typedef struct {
+    png_bytep pixels;
+    size_t rowbytes;
+    png_uint_32 width, height;
+    int channels, depth;
+} rw_rows;
+
+static int read_rows(const uint8_t *data, size_t length, uint64_t max_bytes, int rgba8, rw_rows *rows_out, char *message,
+                     size_t message_size) {
+    memset(rows_out, 0, sizeof *rows_out);
     if (length < 8 || memcmp(data, kSignature, 8) != 0) {
-        set_message(out->message, sizeof out->message, "no PNG signature");
+        set_message(message, message_size, "no PNG signature");
         return RW_PNG_NOT_PNG;
     }
     rw_reader reader = {data, length, 0, {0}};
     png_infop info = NULL;
     png_structp png = make_reader(&reader, &info);
     if (!png) {
-        set_message(out->message, sizeof out->message, "libpng could not allocate a reader");
+        set_message(message, message_size, "libpng could not allocate a reader");
         return RW_PNG_CORRUPT;
     }
     /* volatile: assigned after setjmp and freed on the longjmp path */
@@ -194,35 +207,58 @@ int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes,
         free((void *)rows);
         free((void *)pixels);
         png_destroy_read_struct(&png, &info, NULL);
-        set_message(out->message, sizeof out->message, reader.message);
+        set_message(message, message_size, reader.message);
         return RW_PNG_CORRUPT;
     }
     png_read_info(png, info);
     png_uint_32 width = png_get_image_width(png, info);
     png_uint_32 height = png_get_image_height(png, info);
-    png_set_expand(png); /* palette -> RGB, tRNS -> alpha, low-bit gray -> 8 bit; 16 bit kept */
+    int color = png_get_color_type(png, info);
+    png_set_expand(png);
+    if (rgba8) {
+        png_set_scale_16(png);
+        if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+        if (!(color & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    }
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     size_t rowbytes = png_get_rowbytes(png, info);
-    int channels = png_get_channels(png, info);
-    int depth = png_get_bit_depth(png, info);
     if ((uint64_t)rowbytes * (uint64_t)height > max_bytes) {
         png_destroy_read_struct(&png, &info, NULL);
-        snprintf(out->message, sizeof out->message, "%ux%u pixels exceed the decode limit", width, height);
+        snprintf(message, message_size, "%ux%u pixels exceed the decode limit", width, height);
         return RW_PNG_TOO_LARGE;
     }
+    if (rgba8 && rowbytes != (size_t)width * 4) png_error(png, "unexpected row layout after expansion");
     pixels = malloc(rowbytes * (size_t)height + 1);
     rows = malloc(sizeof(png_bytep) * ((size_t)height + 1));
     if (!pixels || !rows) {
         free((void *)rows);
         free((void *)pixels);
         png_destroy_read_struct(&png, &info, NULL);
-        set_message(out->message, sizeof out->message, "out of memory decoding the image");
+        set_message(message, message_size, "out of memory decoding the image");
         return RW_PNG_TOO_LARGE;
     }
     for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * rowbytes;
     png_read_image(png, rows);
     png_read_end(png, NULL);
+    rows_out->pixels = pixels;
+    rows_out->rowbytes = rowbytes;
+    rows_out->width = width;
+    rows_out->height = height;
+    rows_out->channels = png_get_channels(png, info);
+    rows_out->depth = png_get_bit_depth(png, info);
+    free((void *)rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    return RW_PNG_OK;
+}
+
+int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes, rw_png_pixels *out) {
+    memset(out, 0, sizeof *out);
+    rw_rows read;
+    int status = read_rows(data, length, max_bytes, 0, &read, out->message, sizeof out->message);
+    if (status != RW_PNG_OK) return status;
+    png_uint_32 width = read.width, height = read.height;
+    int channels = read.channels, depth = read.depth;
 
     int has_alpha = (channels == 2 || channels == 4);
     out->has_alpha_channel = (uint8_t)has_alpha;
@@ -241,7 +277,7 @@ int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes,
         size_t stride = (size_t)channels * bytes;
         size_t alpha_offset = (size_t)(channels - 1) * bytes;
         for (png_uint_32 y = 0; y < height; y++) {
-            const png_byte *row = rows[y];
+            const png_byte *row = read.pixels + (size_t)y * read.rowbytes;
             for (png_uint_32 x = 0; x < width; x++) {
                 const png_byte *a = row + (size_t)x * stride + alpha_offset;
                 uint32_t value = bytes == 2 ? ((uint32_t)a[0] << 8) | a[1] : a[0];
@@ -270,9 +306,7 @@ int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes,
     out->transparent_pixels = transparent;
     out->see_through_pixels = see_through;
     out->min_alpha = (uint16_t)min_alpha;
-    free((void *)rows);
-    free((void *)pixels);
-    png_destroy_read_struct(&png, &info, NULL);
+    free(read.pixels);
     return RW_PNG_OK;
 }
 
@@ -280,55 +314,12 @@ int rw_png_decode_pixels(const uint8_t *data, size_t length, uint64_t max_bytes,
 
 int rw_png_decode_rgba8(const uint8_t *data, size_t length, uint64_t max_bytes, rw_png_rgba *out) {
     memset(out, 0, sizeof *out);
-    if (length < 8 || memcmp(data, kSignature, 8) != 0) {
-        set_message(out->message, sizeof out->message, "no PNG signature");
-        return RW_PNG_NOT_PNG;
-    }
-    rw_reader reader = {data, length, 0, {0}};
-    png_infop info = NULL;
-    png_structp png = make_reader(&reader, &info);
-    if (!png) {
-        set_message(out->message, sizeof out->message, "libpng could not allocate a reader");
-        return RW_PNG_CORRUPT;
-    }
-    png_bytep volatile pixels = NULL;
-    png_bytepp volatile rows = NULL;
-    if (setjmp(reader.jump)) {
-        free((void *)rows);
-        free((void *)pixels);
-        png_destroy_read_struct(&png, &info, NULL);
-        set_message(out->message, sizeof out->message, reader.message);
-        return RW_PNG_CORRUPT;
-    }
-    png_read_info(png, info);
-    uint32_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
-    int color = png_get_color_type(png, info);
-    if ((uint64_t)width * height * 4 > max_bytes) {
-        png_destroy_read_struct(&png, &info, NULL);
-        set_message(out->message, sizeof out->message, "the image is larger than the decode limit");
-        return RW_PNG_TOO_LARGE;
-    }
-    /* Whatever the file holds, 8-bit RGBA: palettes and low-depth grey expanded, tRNS as alpha,
-       16-bit scaled (not truncated), grey to RGB, opaque images given an opaque alpha. */
-    png_set_expand(png);
-    png_set_scale_16(png);
-    if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if (!(color & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
-    png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-    size_t rowbytes = png_get_rowbytes(png, info);
-    if (rowbytes != (size_t)width * 4) png_error(png, "unexpected row layout after expansion");
-    pixels = malloc(rowbytes * height);
-    rows = malloc(sizeof(png_bytep) * height);
-    if (!pixels || !rows) png_error(png, "out of memory");
-    for (uint32_t y = 0; y < height; y++) rows[y] = pixels + (size_t)y * rowbytes;
-    png_read_image(png, rows);
-    png_read_end(png, NULL);
-    free((void *)rows);
-    png_destroy_read_struct(&png, &info, NULL);
-    out->width = width;
-    out->height = height;
-    out->rgba = pixels;
+    rw_rows read;
+    int status = read_rows(data, length, max_bytes, 1, &read, out->message, sizeof out->message);
+    if (status != RW_PNG_OK) return status;
+    out->width = read.width;
+    out->height = read.height;
+    out->rgba = read.pixels;
     return RW_PNG_OK;
 }
 
