@@ -19,7 +19,7 @@ extension LanguageServer {
             guard let finding = findings[path]?.first(where: { $0.rule == rule && ($0.line ?? 1) == (line ?? 1) }),
                 offered.insert(finding).inserted
             else { continue }
-            for action in CodeActions.actions(for: finding) { out.append(CodeActions.lsp(action, diagnostic: lsp)) }
+            for action in actions(for: finding) { out.append(CodeActions.lsp(action, diagnostic: lsp)) }
         }
         // Findings shown on another file whose place here lies in the range asked about.
         let first = (params["range"]?["start"]?["line"]?.int ?? 0) + 1
@@ -31,9 +31,19 @@ extension LanguageServer {
             }
             guard here else { continue }
             offered.insert(finding)
-            for action in CodeActions.actions(for: finding) { out.append(CodeActions.lsp(action, diagnostic: nil)) }
+            for action in actions(for: finding) { out.append(CodeActions.lsp(action, diagnostic: nil)) }
         }
         return .array(out)
+    }
+
+    /// A finding's repairs. Those that are only commands (an image remade: the costly plans) are
+    /// kept until the findings change; the daemon plans them again when one runs. Text edits are
+    /// planned at each request: their offsets are into the file as it is now.
+    func actions(for finding: Diagnostic) -> [CodeActions.Action] {
+        if let planned = plannedActions[finding] { return planned }
+        let planned = CodeActions.actions(for: finding)
+        if !planned.isEmpty, planned.allSatisfy({ $0.fix != nil }) { plannedActions[finding] = planned }
+        return planned
     }
 
     /// `workspace/executeCommand` `reswatch.fix {path, rule, line?}`: the daemon's `fix` with
@@ -45,8 +55,10 @@ extension LanguageServer {
                 error: id, code: -32602, "unknown command \(params["command"]?.string ?? "(none)"): reswatch has \(CodeActions.fixCommand)")
         }
         let argument = params["arguments"]?.array?.first
-        guard let path = argument?["path"]?.string, path.hasPrefix("/"), inFolders(path), let rule = argument?["rule"]?.string,
-            Repairer.repairableRules.contains(rule)
+        // A plain absolute path: no "." or ".." that could step out of the folder it appears to be in.
+        guard let path = argument?["path"]?.string, path.hasPrefix("/"),
+            !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }), inFolders(path),
+            let rule = argument?["rule"]?.string, Repairer.repairableRules.contains(rule)
         else {
             return reply(
                 error: id, code: -32602,
@@ -55,15 +67,19 @@ extension LanguageServer {
         let line = argument?["line"]?.int
         if argument?["line"] != nil && (line ?? 0) < 1 { return reply(error: id, code: -32602, "line must be a positive number") }
         let socket = options.socket
-        Task.detached {
+        // The client blocks (up to the daemon's whole repair): on a thread of its own, never on
+        // the cooperative pool, whose few threads the server's actor needs.
+        let thread = Thread { [self] in
             let outcome: Result<FixResult, ClientError>
             do throws(ClientError) {
                 let client = try ReswatchClient(path: socket)
                 let params = FixParams(path: path, apply: true, only: [rule], line: line)
                 outcome = .success(try client.call(FixRequest.self, params, timeoutMilliseconds: 600_000))
             } catch { outcome = .failure(error) }
-            await self.fixDone(id: id, outcome)
+            Task { await self.fixDone(id: id, outcome) }
         }
+        thread.name = "rw-lsp-fix"
+        thread.start()
     }
 
     func fixDone(id: JSONValue, _ outcome: Result<FixResult, ClientError>) {

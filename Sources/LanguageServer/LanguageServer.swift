@@ -34,6 +34,9 @@ public actor LanguageServer {
     /// Findings by the absolute path they are shown on (inside the folders only).
     var findings: [String: [Diagnostic]] = [:]
     var published: Set<String> = []
+    /// Findings' repairs that are commands only, planned once (editors ask for code actions at every
+    /// cursor move, and an icon's plan resamples its master); dropped whenever the findings change.
+    var plannedActions: [Diagnostic: [CodeActions.Action]] = [:]
 
     public init(options: Options, send: @escaping @Sendable (JSONValue) -> Void) {
         self.options = options
@@ -161,6 +164,7 @@ public actor LanguageServer {
     // MARK: - findings from the daemon
 
     func apply(_ event: DaemonEvent) {
+        plannedActions = [:]
         switch event {
         case .snapshot(let all):
             let before = Set(findings.keys)

@@ -207,6 +207,17 @@ import Testing
                 "arguments": .array([.object(["path": .string("/etc/passwd"), "rule": .string("icon.size-mismatch")])]),
             ]))
         #expect(lsp.response(to: bad)?["error"]?["code"]?.int == -32602, "a path outside the workspace is refused")
+        let stepsOut = lsp.request(
+            "workspace/executeCommand",
+            .object([
+                "command": .string("reswatch.fix"),
+                "arguments": .array([
+                    .object(["path": .string(tree.path + "/../../etc/passwd"), "rule": .string("icon.size-mismatch")])
+                ]),
+            ]))
+        #expect(lsp.response(to: stepsOut)?["error"]?["code"]?.int == -32602, "a path that steps out through .. is refused")
+        // Asked twice (an editor asks at every cursor move): the same actions.
+        #expect(actions("file://" + contents, line: 3, []) == onEntry)
         let unknown = lsp.request("workspace/executeCommand", .object(["command": .string("rm -rf")]))
         #expect(lsp.response(to: unknown)?["error"]?["code"]?.int == -32602)
 
