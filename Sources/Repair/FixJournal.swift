@@ -158,16 +158,28 @@ public enum FixJournal {
         public var wasInterrupted = false
         /// Temporary files of that run's unfinished writes, removed.
         public var removedTemporary: [String] = []
+        /// Files whose saved original is missing from the journal's folder: not restored, and the
+        /// run stays undoable (nothing else is lost by trying again once the backup is back).
+        public var originalMissing: [String] = []
     }
 
     /// The newest run under `root` that is not undone, with its journal.
-    static func lastRun(root: String) -> (run: String, journal: Journal)? {
+    /// A run folder without `journal.json` stopped before its first change (the journal is written,
+    /// atomically, before any file is touched): it is passed over. A journal that is there but
+    /// cannot be read is an error: undoing an older run instead would restore the wrong bytes.
+    static func lastRun(root: String) throws(FixError) -> (run: String, journal: Journal)? {
         let base = absolute(root, folder)
         let runs = ((try? FileSystem.listDirectory(base)) ?? []).filter(\.isDirectory).map(\.name).sorted()
         for run in runs.reversed() {
-            guard let bytes = try? FileSystem.readFile(base + "/" + run + "/journal.json", limit: 64 << 20),
+            let file = base + "/" + run + "/journal.json"
+            guard (try? FileSystem.status(file)) != nil else { continue }
+            guard (try? FileSystem.status(file))?.kind == .regular,
+                let bytes = try? FileSystem.readFile(file, limit: 64 << 20),
                 let journal = try? JSONDecoder().decode(Journal.self, from: Data(bytes))
-            else { continue }
+            else {
+                throw FixError(
+                    "the journal \(folder)/\(run)/journal.json cannot be read: nothing was restored (its originals are in that folder)")
+            }
             if journal.state != "undone" { return (run, journal) }
         }
         return nil
@@ -185,7 +197,7 @@ public enum FixJournal {
 
     /// The last run under `root`, if it was interrupted (nil when it finished or was undone).
     public static func interrupted(root: String) -> Interrupted? {
-        guard let (run, journal) = lastRun(root: root), journal.state == "applying" else { return nil }
+        guard let (run, journal) = try? lastRun(root: root), journal.state == "applying" else { return nil }
         var report = Interrupted(journal: folder + "/" + run)
         for entry in journal.changes {
             let shown = entry.to.map { "\(entry.path) → \($0)" } ?? entry.path
@@ -226,7 +238,7 @@ public enum FixJournal {
     /// Restores every byte the last applied (or interrupted) fix under `root` changed, and removes
     /// the temporary file an interrupted write left beside its file.
     public static func undo(root: String) throws(FixError) -> UndoReport {
-        guard let (run, journal) = lastRun(root: root) else {
+        guard let (run, journal) = try lastRun(root: root) else {
             throw FixError("nothing to undo: no fix under \(absolute(root, folder)) that is not undone already")
         }
         let dir = folder + "/" + run
@@ -252,9 +264,13 @@ public enum FixJournal {
                 case "remove":
                     guard let backup = entry.backup,
                         let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
-                    else { continue }
+                    else {
+                        report.originalMissing.append(entry.path)
+                        continue
+                    }
                     if (try? FileSystem.status(absolute(root, entry.path))) == nil {
-                        try FileSystem.writeDurably(absolute(root, entry.path), original, mode: entry.mode ?? 0o644)
+                        // Permission bits only: a journal is a file of the tree, and never makes a file setuid.
+                        try FileSystem.writeDurably(absolute(root, entry.path), original, mode: (entry.mode ?? 0o644) & 0o777)
                         report.restored.append(entry.path)
                     } else if current(root, entry.path) != original {
                         report.leftAlone.append(entry.path)
@@ -270,7 +286,10 @@ public enum FixJournal {
                 default:
                     guard let backup = entry.backup,
                         let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
-                    else { continue }
+                    else {
+                        report.originalMissing.append(entry.path)
+                        continue
+                    }
                     let now = current(root, entry.path)
                     if now == original { continue }
                     if let now, now.count == entry.newSize, hash(now) == entry.newHash {
@@ -292,9 +311,11 @@ public enum FixJournal {
                     }
                 }
             }
-            var done = journal
-            done.state = "undone"
-            try writeJournal(done, root: root, dir: dir)
+            if report.originalMissing.isEmpty {
+                var done = journal
+                done.state = "undone"
+                try writeJournal(done, root: root, dir: dir)
+            }
         } catch { throw FixError("undo stopped at \(error.path): \(error.reason)") }
         return report
     }

@@ -115,10 +115,19 @@ struct FixCommand: ParsableCommand {
                     )
                     for path in report.restored { print("  restored \(path)") }
                     for path in report.removedTemporary { print("  removed \(path), the unfinished write of the stopped run") }
+                    for path in report.originalMissing {
+                        print("  could not restore \(path): its saved original is missing from \(report.journal)")
+                    }
                     for path in report.leftAlone {
                         print("  left \(path) as it is: it changed after the fix (its original is in \(report.journal))")
                     }
-                } catch { throw Self.fail(error.description) }
+                    if !report.originalMissing.isEmpty {
+                        throw Self.fail(
+                            "the undo is incomplete: \(report.originalMissing.count) original(s) are missing; the run stays undoable")
+                    }
+                } catch let exit as ExitCode {
+                    throw exit
+                } catch { throw Self.fail("\(error)") }
             }
             return
         }

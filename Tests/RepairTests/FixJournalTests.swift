@@ -138,4 +138,44 @@ import Testing
         }
         #expect(try String(contentsOfFile: outside.path + "/x.json", encoding: .utf8) == "{}")
     }
+
+    /// The newest run's journal is garbage: undo says so and restores nothing, rather than undoing
+    /// an older run over the newer one's files.
+    @Test func anUnreadableNewestJournalStopsUndo() throws {
+        let tree = try Self.tree()
+        let journal = try FixJournal.apply(Self.plan(tree))
+        let applied = try Self.snapshot(tree.path)
+        let newer = tree.path + "/.reswatch/fix/20991231T235959.999Z-1"
+        try FileManager.default.createDirectory(atPath: newer, withIntermediateDirectories: true)
+        try "{\"version\":1,\"state\":".write(toFile: newer + "/journal.json", atomically: true, encoding: .utf8)
+        #expect {
+            try FixJournal.undo(root: tree.path)
+        } throws: { ($0 as? FixError)?.description.contains("20991231T235959.999Z-1/journal.json cannot be read") == true }
+        #expect(try Self.snapshot(tree.path) == applied, "nothing restored")
+        // A run folder with no journal at all stopped before its first change: passed over.
+        try FileManager.default.removeItem(atPath: newer + "/journal.json")
+        #expect(try FixJournal.undo(root: tree.path).journal == journal)
+    }
+
+    /// A removed file comes back with its permission bits, never setuid, whatever the journal says;
+    /// a removal whose saved original is gone is named, and the run stays undoable.
+    @Test func aRemovedFileComesBackWithoutSpecialBitsAndAMissingOriginalIsNamed() throws {
+        let tree = try Self.tree()
+        let dir = tree.path + "/.reswatch/fix/20990101T000000.000Z-1"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "gone\n".write(toFile: dir + "/removed-0.orig", atomically: true, encoding: .utf8)
+        let entries = [
+            "{\"kind\":\"remove\",\"path\":\"App/gone.txt\",\"backup\":\"removed-0.orig\",\"newSize\":5,\"newHash\":\"0\",\"mode\":\(0o4777)}",
+            "{\"kind\":\"remove\",\"path\":\"App/lost.txt\",\"backup\":\"removed-1.orig\",\"newSize\":5,\"newHash\":\"0\"}",
+        ]
+        try "{\"version\":1,\"created\":\"x\",\"state\":\"applied\",\"changes\":[\(entries.joined(separator: ","))]}".write(
+            toFile: dir + "/journal.json", atomically: true, encoding: .utf8)
+        let report = try FixJournal.undo(root: tree.path)
+        #expect(report.restored == ["App/gone.txt"] && report.originalMissing == ["App/lost.txt"])
+        #expect(try String(contentsOfFile: tree.path + "/App/gone.txt", encoding: .utf8) == "gone\n")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: tree.path + "/App/gone.txt")[.posixPermissions] as? Int)
+        #expect(mode == 0o777, "permission bits only: \(String(mode, radix: 8))")
+        let state = try String(contentsOfFile: dir + "/journal.json", encoding: .utf8)
+        #expect(state.contains("\"state\":\"applied\""), "not marked undone while an original is missing")
+    }
 }
