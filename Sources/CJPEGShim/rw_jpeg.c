@@ -13,6 +13,22 @@ typedef struct {
     char message[JMSG_LENGTH_MAX];
 } rw_jpeg_errors;
 
+typedef struct {
+    struct jpeg_progress_mgr base;
+    int max_scans;
+} rw_jpeg_progress;
+
+/* Called as libjpeg reads the input: a file with more scans than allowed is stopped there. */
+static void on_progress(j_common_ptr cinfo) {
+    rw_jpeg_progress *progress = (rw_jpeg_progress *)cinfo->progress;
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (cinfo->is_decompressor && d->input_scan_number > progress->max_scans) {
+        rw_jpeg_errors *e = (rw_jpeg_errors *)cinfo->err;
+        snprintf(e->message, sizeof e->message, "more than %d scans (a progressive JPEG made to be slow)", progress->max_scans);
+        longjmp(e->jump, 1);
+    }
+}
+
 static void on_error(j_common_ptr cinfo) {
     rw_jpeg_errors *e = (rw_jpeg_errors *)cinfo->err;
     (*cinfo->err->format_message)(cinfo, e->message);
@@ -31,7 +47,7 @@ static void set_message(char *dst, size_t size, const char *text) {
     snprintf(dst, size, "%s", text);
 }
 
-int rw_jpeg_decode_rgba8(const uint8_t *data, size_t length, uint64_t max_bytes, rw_jpeg_rgba *out) {
+int rw_jpeg_decode_rgba8(const uint8_t *data, size_t length, uint64_t max_bytes, int max_scans, rw_jpeg_rgba *out) {
     memset(out, 0, sizeof *out);
     if (length < 4 || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF) {
         set_message(out->message, sizeof out->message, "no JPEG start-of-image marker");
@@ -51,6 +67,11 @@ int rw_jpeg_decode_rgba8(const uint8_t *data, size_t length, uint64_t max_bytes,
         return RW_JPEG_CORRUPT;
     }
     jpeg_create_decompress(&cinfo);
+    rw_jpeg_progress progress;
+    memset(&progress, 0, sizeof progress);
+    progress.base.progress_monitor = on_progress;
+    progress.max_scans = max_scans;
+    cinfo.progress = &progress.base;
     jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
     if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK) {

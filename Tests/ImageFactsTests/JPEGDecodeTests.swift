@@ -54,4 +54,16 @@ import Testing
             if case .success(let image) = RGBAImage.decodeJPEG(flipped) { #expect(image.pixels.count == image.width * image.height * 4) }
         }
     }
+
+    /// A progressive JPEG decodes; one with more scans than allowed is stopped while it is read
+    /// (thousands of scans make libjpeg take minutes), and says why.
+    @Test func scansAreBounded() throws {
+        let jpeg = try makeJPEG(width: 40, height: 30, progressive: true)
+        #expect((try? RGBAImage.decodeJPEG(jpeg).get())?.width == 40)
+        guard case .failure(let failure) = RGBAImage.decodeJPEG(jpeg, maximumScans: 2) else {
+            Issue.record("a JPEG of more scans than allowed was decoded")
+            return
+        }
+        #expect(failure.description == "more than 2 scans (a progressive JPEG made to be slow)")
+    }
 }

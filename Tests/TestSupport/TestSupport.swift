@@ -113,7 +113,7 @@ public func checkDiagnostics(_ arguments: [String]) throws -> (result: CommandRe
 
 /// A real JPEG, `width`×`height`, a colour gradient, made by Debian's `cjpeg` (libjpeg-turbo-progs,
 /// installed by `make test-deps`): an encoder that is not reswatch's.
-public func makeJPEG(width: Int, height: Int, quality: Int = 92) throws -> [UInt8] {
+public func makeJPEG(width: Int, height: Int, quality: Int = 92, progressive: Bool = false) throws -> [UInt8] {
     var ppm = Array("P6\n\(width) \(height)\n255\n".utf8)
     for y in 0..<height {
         for x in 0..<width {
@@ -123,7 +123,9 @@ public func makeJPEG(width: Int, height: Int, quality: Int = 92) throws -> [UInt
     let dir = try TempTree()
     let input = dir.path + "/in.ppm"
     try Data(ppm).write(to: URL(fileURLWithPath: input))
-    let result = try runCommand("/usr/bin/cjpeg", ["-quality", String(quality), "-outfile", dir.path + "/out.jpg", input])
+    let result = try runCommand(
+        "/usr/bin/cjpeg",
+        ["-quality", String(quality)] + (progressive ? ["-progressive"] : []) + ["-outfile", dir.path + "/out.jpg", input])
     guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
     return Array(try Data(contentsOf: URL(fileURLWithPath: dir.path + "/out.jpg")))
 }

@@ -23,7 +23,9 @@ typedef struct {
 
 /* Decodes to 8-bit RGBA. A warning (damaged data libjpeg would paper over with grey) is an
    error: a repair never writes a picture the file did not hold. */
-int rw_jpeg_decode_rgba8(const uint8_t *data, size_t length, uint64_t max_bytes, rw_jpeg_rgba *out);
+/* `max_scans` bounds a progressive JPEG's scans: thousands of tiny scans make libjpeg re-run
+   its passes for minutes (the reason for djpeg's -maxscans); a real file has a dozen. */
+int rw_jpeg_decode_rgba8(const uint8_t *data, size_t length, uint64_t max_bytes, int max_scans, rw_jpeg_rgba *out);
 void rw_jpeg_free(uint8_t *rgba);
 
 #endif
