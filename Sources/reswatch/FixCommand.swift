@@ -20,7 +20,8 @@ struct FixCommand: ParsableCommand {
             (a file edited since is left as it is, and named). A plist is edited as text, never \
             re-serialised; a binary or OpenStep plist is never rewritten. Exit status: 0 nothing is \
             left to fix (no error or warning remains after the repairs), 1 findings remain, 2 usage \
-            errors or a fix that could not run (nothing was changed then). See docs/fix.md.
+            errors, a fix that could not run (nothing was changed then), a path with nothing to check, \
+            or rule module errors. See docs/fix.md.
             """)
 
     @Flag(help: "Carry out the plan (without it, nothing is changed).") var apply = false
@@ -133,12 +134,22 @@ struct FixCommand: ParsableCommand {
         }
         let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules)
         var remaining = 0
+        var empty: [String] = []
         for root in Set(targets.map(\.root)).sorted() {
             if let stopped = FixJournal.interrupted(root: root) { print(Self.describe(stopped, root: root)) }
             let scopes = targets.filter { $0.root == root }.map(\.scope)
             let inScope = { (d: Diagnostic) in scopes.contains { $0.isEmpty || RelativePath.isWithin(d.path, $0) } }
             let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
             engine.fullScan()
+            // A path with nothing reswatch judges must not read as "nothing left to fix".
+            for target in targets where target.root == root && engine.coverage(under: [target.scope]).isEmpty {
+                let coverage = engine.coverage(under: [target.scope])
+                empty.append(target.shown)
+                FileHandle.standardError.write(
+                    Data(
+                        "reswatch: nothing to check in \(target.shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
+                            .utf8))
+            }
             let findings = engine.diagnostics.filter(inScope)
             let options = RepairOptions(background: background.flatMap(RepairOptions.color), singleSize: singleSize)
             let plan = Repairer.plan(root: root, diagnostics: findings, projects: engine.projectContexts, only: onlyIDs, options: options)
@@ -156,6 +167,13 @@ struct FixCommand: ParsableCommand {
                 let repaired = Set(plan.repairs.map(\.finding) + plan.alsoRepaired)
                 remaining += findings.count { $0.severity >= .warning && !repaired.contains($0) }
             }
+        }
+        if !ruleSet.errors.isEmpty {
+            for error in ruleSet.errors { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+            throw Self.fail("\(ruleSet.errors.count) rule module error(s): the findings, and so the repairs, are incomplete")
+        }
+        if !empty.isEmpty {
+            throw Self.fail("\(empty.joined(separator: ", ")): nothing to check, so nothing was checked or repaired (a wrong path?)")
         }
         if remaining > 0 {
             print("\(remaining) finding(s) at warning or above remain\(apply ? "" : " after this plan") (reswatch check lists them)")
