@@ -52,6 +52,8 @@ import Testing
             (.object(["path": .string(tree.path), "background": .string("pink")]), -32602),
             (.object(["path": .string(tree.path), "apply": .string("yes")]), -32602), (.object([:]), -32602),
             (.object(["path": .string(tree.path), "line": .integer(0)]), -32602),
+            (.object(["path": .string(tree.path), "line": .integer(1 << 40)]), -32602),
+            (.object(["path": .string(tree.path), "single_size": .string("yes")]), -32602),
         ] {
             do {
                 _ = try client.call("fix", params)

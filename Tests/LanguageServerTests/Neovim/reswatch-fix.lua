@@ -3,7 +3,9 @@
 -- Contents.json entry of the icon; this script writes what the editor saw to RW_OUT.
 local common = dofile(vim.env.RW_COMMON)
 local log, findings = common.log, common.findings
+local messages = 0
 vim.lsp.handlers["window/showMessage"] = function(_, result)
+  messages = messages + 1
   log("message " .. result.type .. " " .. result.message)
 end
 
@@ -27,5 +29,5 @@ end
 vim.lsp.buf.code_action()
 
 log("cleared " .. tostring(vim.wait(30000, function() return #findings(broken) == 0 end, 50)))
-vim.wait(2000, function() return false end, 50) -- the message after the reply
+vim.wait(10000, function() return messages > 0 end, 50) -- what the server says after the repair
 common.finish()
