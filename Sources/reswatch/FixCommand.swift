@@ -142,8 +142,9 @@ struct FixCommand: ParsableCommand {
             let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
             engine.fullScan()
             // A path with nothing reswatch judges must not read as "nothing left to fix".
-            for target in targets where target.root == root && engine.coverage(under: [target.scope]).isEmpty {
+            for target in targets where target.root == root {
                 let coverage = engine.coverage(under: [target.scope])
+                guard coverage.isEmpty else { continue }
                 empty.append(target.shown)
                 FileHandle.standardError.write(
                     Data(
