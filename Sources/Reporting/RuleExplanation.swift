@@ -9,7 +9,7 @@ public struct RuleExplanation: Sendable {
     public let info: RuleInfo
     /// The kind that reports it, nil for the engine's own ids (`io.unreadable`, `config.invalid` …).
     public let kindName: String?
-    /// Where the rule is switched on (`rules/app-icons.yaml:12`), nil for the engine's ids.
+    /// Where the rule is switched on (`rules/icon.yaml:12`), nil for the engine's ids.
     public let source: String?
     public let triggering: RuleExample?
     public let passing: RuleExample?

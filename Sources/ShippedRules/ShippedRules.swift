@@ -2,7 +2,7 @@
 /// EmbedShippedRules build plugin. The binary needs no `rules/` folder beside it.
 public enum ShippedRules {
     public struct Module: Sendable, Hashable {
-        /// File name in `rules/` (e.g. `app-icons.yaml`).
+        /// File name in `rules/` (e.g. `icon.yaml`).
         public let name: String
         /// The module's YAML text.
         public let text: String

@@ -10,7 +10,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("icon.marketing-alpha — error · ITMS-90717\n"))
         #expect(r.stdout.contains("App Store Connect says (ITMS-90717): \"Invalid large app icon."))
-        #expect(r.stdout.contains("Reported by: kind appicon-set, switched on at <built-in>/rules/app-icons.yaml:"))
+        #expect(r.stdout.contains("Reported by: kind appicon-set, switched on at <built-in>/rules/icon.yaml:"))
         #expect(r.stdout.contains("  rules:\n    disable: [icon.marketing-alpha]\n    severity: {icon.marketing-alpha: warning}"))
         #expect(r.stdout.contains("\nReported for: ") && r.stdout.contains("\nNot reported for: "))
         #expect(r.stdout.contains("(PNG 1024x1024, rgba)"), "the example's App Store icon, described")

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Every row of QA1686's icon tables (seed 000), transcribed here independently of
-/// rules/app-icons.yaml, as loose legacy files: the right file at the right size passes, one pixel
+/// rules/icon.yaml, as loose legacy files: the right file at the right size passes, one pixel
 /// off fails with icon.size-mismatch, absent fails with icon.missing-required exactly when the table
 /// says Required. (Seed typo followed as the facts say: 87x87 is Icon-Small@3x.png.)
 @Suite struct SeedIconTableTests {
@@ -65,7 +65,7 @@ import Testing
 
     /// Rows in force: the modern table, plus the legacy one for a 6.1 target ("both tables apply"),
     /// with App Store Connect's later requirements for apps that run on iPad, which supersede the
-    /// seed where they differ (rules/app-icons.yaml, source: app-store-connect; ITMS-90023): the
+    /// seed where they differ (rules/icon.yaml, source: app-store-connect; ITMS-90023): the
     /// 152 icon is required, and the iPad Pro 167 icon is added (as Icon-83.5@2x.png).
     static func inForce(_ t: Table) -> [Row] {
         let modern = tables.first { $0.name == t.name && !$0.legacy }!.rows
