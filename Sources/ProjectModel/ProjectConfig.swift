@@ -99,120 +99,120 @@ public enum ProjectConfigReader {
     /// Parses `.reswatch.yaml`. Every problem is returned with its line; a key with a problem is not
     /// applied, the others are. A file that is not YAML applies nothing.
     public static func parse(_ source: String) -> (config: ProjectConfig, problems: [YAMLProblem]) {
-        var config = ProjectConfig()
-        var problems: [YAMLProblem] = []
         let root: Node?
         switch YAMLLimits.compose(source) {
         case .success(let r): root = r
-        case .failure(let problem): return (config, [problem])
+        case .failure(let problem): return (ProjectConfig(), [problem])
         }
-        guard let root else { return (config, []) }
+        guard let root else { return (ProjectConfig(), []) }
         guard let map = root.mapping else {
-            return (config, [YAMLProblem(line: root.line, message: "expected a mapping of settings (key: value)")])
+            return (ProjectConfig(), [YAMLProblem(line: root.line, message: "expected a mapping of settings (key: value)")])
         }
-        func problem(_ node: Node, _ message: String) { problems.append(YAMLProblem(line: node.line, message: message)) }
-        func text(_ node: Node, _ key: String, _ expected: String) -> String? {
-            guard case .scalar = node, let s = node.string, !s.isEmpty else {
-                problem(node, "\(key): expected \(expected)")
-                return nil
-            }
-            return s
+        var parser = ProjectConfigParser()
+        for (keyNode, value) in map { parser.setting(keyNode, value) }
+        return (parser.config, parser.problems)
+    }
+}
+
+/// One parse of `.reswatch.yaml`: the settings applied so far and the problems found.
+struct ProjectConfigParser {
+    var config = ProjectConfig()
+    var problems: [YAMLProblem] = []
+
+    mutating func problem(_ node: Node, _ message: String) { problems.append(YAMLProblem(line: node.line, message: message)) }
+
+    mutating func text(_ node: Node, _ key: String, _ expected: String) -> String? {
+        guard case .scalar = node, let s = node.string, !s.isEmpty else {
+            problem(node, "\(key): expected \(expected)")
+            return nil
         }
-        for (keyNode, value) in map {
-            guard let key = keyNode.string else {
-                problem(keyNode, "a setting's name must be a string")
+        return s
+    }
+
+    mutating func setting(_ keyNode: Node, _ value: Node) {
+        guard let key = keyNode.string else { return problem(keyNode, "a setting's name must be a string") }
+        switch key {
+        case "devices": devices(value)
+        case "deployment-target":
+            guard let t = text(value, key, "a version such as \"12.0\"") else { return }
+            guard let v = OSVersion(t) else { return problem(value, "deployment-target: expected a version such as \"12.0\", not '\(t)'") }
+            config.deploymentTarget = v
+        case "distribution":
+            guard let t = text(value, key, "app-store or ad-hoc") else { return }
+            guard let d = Distribution(rawValue: t) else { return problem(value, "distribution: expected app-store or ad-hoc, not '\(t)'") }
+            config.distribution = d
+        case "app-icon": config.appIcon = text(value, key, "the name of an .appiconset (such as AppIcon)")
+        case "launch-image": config.launchImage = text(value, key, "the name of a .launchimage set")
+        case "info-plist": config.infoPlist = text(value, key, "the app's Info.plist, relative to this file")
+        case "ignore": ignore(value)
+        case "rules": rules(value)
+        default:
+            let known = ProjectConfigReader.knownKeys
+            let close = known.filter { EditDistance.isClose(key, $0) }.sorted()
+            let hint = close.isEmpty ? "" : "did you mean \(close.joined(separator: " or "))? "
+            problem(keyNode, "unknown setting '\(key)' (\(hint)known: \(known.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    mutating func devices(_ value: Node) {
+        guard let items = value.sequence else { return problem(value, "devices: expected a list such as [iphone, ipad]") }
+        var set = Set<Device>()
+        var ok = true
+        for item in items {
+            guard let name = item.string, let d = Device(rawValue: name.lowercased()) else {
+                problem(item, "devices: unknown device '\(item.string ?? "?")' (use iphone, ipad)")
+                ok = false
                 continue
             }
-            switch key {
-            case "devices":
-                guard let items = value.sequence else {
-                    problem(value, "devices: expected a list such as [iphone, ipad]")
-                    continue
-                }
-                var set = Set<Device>()
-                var ok = true
-                for item in items {
-                    guard let name = item.string, let d = Device(rawValue: name.lowercased()) else {
-                        problem(item, "devices: unknown device '\(item.string ?? "?")' (use iphone, ipad)")
-                        ok = false
-                        continue
-                    }
-                    set.insert(d)
-                }
-                if ok && set.isEmpty { problem(value, "devices: the list is empty (use iphone, ipad or both)") }
-                if ok && !set.isEmpty { config.devices = set }
-            case "deployment-target":
-                guard let t = text(value, key, "a version such as \"12.0\"") else { continue }
-                guard let v = OSVersion(t) else {
-                    problem(value, "deployment-target: expected a version such as \"12.0\", not '\(t)'")
-                    continue
-                }
-                config.deploymentTarget = v
-            case "distribution":
-                guard let t = text(value, key, "app-store or ad-hoc") else { continue }
-                guard let d = Distribution(rawValue: t) else {
-                    problem(value, "distribution: expected app-store or ad-hoc, not '\(t)'")
-                    continue
-                }
-                config.distribution = d
-            case "app-icon": config.appIcon = text(value, key, "the name of an .appiconset (such as AppIcon)")
-            case "launch-image": config.launchImage = text(value, key, "the name of a .launchimage set")
-            case "info-plist": config.infoPlist = text(value, key, "the app's Info.plist, relative to this file")
-            case "ignore":
-                guard let items = value.sequence else {
-                    problem(value, "ignore: expected a list of globs")
-                    continue
-                }
-                for item in items {
-                    guard let glob = text(item, "ignore", "a glob such as \"**/Generated/*.png\"") else { continue }
-                    config.ignore.append(glob)
-                    config.ignoreLines[glob] = item.line
-                }
-            case "rules":
-                guard let rules = value.mapping else {
-                    problem(value, "rules: expected disable: and/or severity:")
-                    continue
-                }
-                for (k, v) in rules {
-                    switch k.string {
-                    case "disable":
-                        guard let items = v.sequence else {
-                            problem(v, "rules.disable: expected a list of rule ids")
-                            continue
-                        }
-                        for item in items {
-                            guard let id = text(item, "rules.disable", "a rule id such as icon.legacy-slot") else { continue }
-                            config.disabled.insert(id)
-                            config.ruleIdLines[id] = item.line
-                        }
-                    case "severity":
-                        guard let m = v.mapping else {
-                            problem(v, "rules.severity: expected id: error|warning|info|off")
-                            continue
-                        }
-                        for (idNode, sevNode) in m {
-                            guard let id = idNode.string else {
-                                problem(idNode, "rules.severity: expected a rule id")
-                                continue
-                            }
-                            guard let s = sevNode.string, let o = SeverityOverride(rawValue: s) else {
-                                problem(sevNode, "rules.severity: \(id): expected error, warning, info or off")
-                                continue
-                            }
-                            config.severity[id] = o
-                            config.ruleIdLines[id] = idNode.line
-                        }
-                    default:
-                        problem(k, "rules: unknown key '\(k.string ?? "?")' (use disable, severity)")
-                    }
-                }
-            default:
-                let close = knownKeys.filter { EditDistance.isClose(key, $0) }.sorted()
-                let hint = close.isEmpty ? "" : "did you mean \(close.joined(separator: " or "))? "
-                problem(keyNode, "unknown setting '\(key)' (\(hint)known: \(knownKeys.sorted().joined(separator: ", ")))")
+            set.insert(d)
+        }
+        if ok && set.isEmpty { problem(value, "devices: the list is empty (use iphone, ipad or both)") }
+        if ok && !set.isEmpty { config.devices = set }
+    }
+
+    mutating func ignore(_ value: Node) {
+        guard let items = value.sequence else { return problem(value, "ignore: expected a list of globs") }
+        for item in items {
+            guard let glob = text(item, "ignore", "a glob such as \"**/Generated/*.png\"") else { continue }
+            config.ignore.append(glob)
+            config.ignoreLines[glob] = item.line
+        }
+    }
+
+    mutating func rules(_ value: Node) {
+        guard let rules = value.mapping else { return problem(value, "rules: expected disable: and/or severity:") }
+        for (k, v) in rules {
+            switch k.string {
+            case "disable": disable(v)
+            case "severity": severity(v)
+            default: problem(k, "rules: unknown key '\(k.string ?? "?")' (use disable, severity)")
             }
         }
-        return (config, problems)
+    }
+
+    mutating func disable(_ v: Node) {
+        guard let items = v.sequence else { return problem(v, "rules.disable: expected a list of rule ids") }
+        for item in items {
+            guard let id = text(item, "rules.disable", "a rule id such as icon.legacy-slot") else { continue }
+            config.disabled.insert(id)
+            config.ruleIdLines[id] = item.line
+        }
+    }
+
+    mutating func severity(_ v: Node) {
+        guard let m = v.mapping else { return problem(v, "rules.severity: expected id: error|warning|info|off") }
+        for (idNode, sevNode) in m {
+            guard let id = idNode.string else {
+                problem(idNode, "rules.severity: expected a rule id")
+                continue
+            }
+            guard let s = sevNode.string, let o = SeverityOverride(rawValue: s) else {
+                problem(sevNode, "rules.severity: \(id): expected error, warning, info or off")
+                continue
+            }
+            config.severity[id] = o
+            config.ruleIdLines[id] = idNode.line
+        }
     }
 }
 

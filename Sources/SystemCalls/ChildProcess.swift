@@ -38,37 +38,7 @@ public enum ChildProcess {
         _ = try retryingEINTR("socketpair", argv[0]) { socketpair(AF_UNIX, cloexecStream, 0, &stdoutPipe) }
         _ = try retryingEINTR("socketpair", argv[0]) { socketpair(AF_UNIX, cloexecStream, 0, &stderrPipe) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        // Nothing else is inherited: not the daemon's listening socket, inotify or epoll fds, nor
-        // client connections (a descriptor opened without CLOEXEC anywhere in the process).
-        _ = rw_spawn_close_from(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // reswatch ignores SIGPIPE; the child gets default signal handling and an empty mask.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        // Its own process group: whatever it starts (`sleep 120 &`) is killed with it.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
-        cArgs.append(nil)
-        defer { for p in cArgs { free(p) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ)
-        if spawned != 0 { throw SystemError(call: "posix_spawn", path: argv[0], errno: spawned) }
+        let pid = try spawn(argv, stdin: stdinPipe[0], stdout: stdoutPipe[1], stderr: stderrPipe[1])
         close(stdinPipe[0]); stdinPipe[0] = -1
         close(stdoutPipe[1]); stdoutPipe[1] = -1
         close(stderrPipe[1]); stderrPipe[1] = -1
@@ -136,7 +106,50 @@ public enum ChildProcess {
         }
         if stdinPipe[1] >= 0 { close(stdinPipe[1]); stdinPipe[1] = -1 }
         if let exitStatus { return ChildOutput(exit: exitOf(exitStatus), stdout: out, stderr: err, truncated: truncated) }
-        // Output is closed; the child has exited or is about to. Wait for it, still under the deadline.
+        return waitForExit(pid, deadline: deadline, stdout: out, stderr: err, truncated: truncated)
+    }
+
+    /// Starts `argv` with the three descriptors as its stdin, stdout and stderr, in its own
+    /// process group, with default signal handling and nothing else inherited.
+    private static func spawn(_ argv: [String], stdin: Int32, stdout: Int32, stderr: Int32) throws(SystemError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        // Nothing else is inherited: not the daemon's listening socket, inotify or epoll fds, nor
+        // client connections (a descriptor opened without CLOEXEC anywhere in the process).
+        _ = rw_spawn_close_from(&actions, 3)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // reswatch ignores SIGPIPE; the child gets default signal handling and an empty mask.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        // Its own process group: whatever it starts (`sleep 120 &`) is killed with it.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
+        cArgs.append(nil)
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArgs, environ)
+        if spawned != 0 { throw SystemError(call: "posix_spawn", path: argv[0], errno: spawned) }
+        return pid
+    }
+
+    /// Output is closed; the child has exited or is about to. Waits for it, still under the deadline.
+    private static func waitForExit(_ pid: pid_t, deadline: Int64, stdout out: [UInt8], stderr err: [UInt8], truncated: Bool)
+        -> ChildOutput
+    {
         while true {
             var status: Int32 = 0
             let r = waitpid(pid, &status, WNOHANG)

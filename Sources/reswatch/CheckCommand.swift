@@ -71,6 +71,10 @@ struct CheckCommand: ParsableCommand {
         _ = try plan()
     }
 
+    /// Which `--output` file each `--format` goes to. The pairing depends on the order the options
+    /// were given in (`--format sarif --output a --format junit --output b`), which
+    /// ArgumentParser's parsed arrays do not keep: so the raw arguments after `check` are read
+    /// again for their order only (the values themselves are ArgumentParser's).
     func plan() throws(ValidationError) -> OutputPlan {
         let all = Array(CommandLine.arguments.dropFirst())
         let after = all.firstIndex(of: "check").map { Array(all[($0 + 1)...]) } ?? all
@@ -86,42 +90,12 @@ struct CheckCommand: ParsableCommand {
         let plan = try plan()
         let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules, allowUntrustedExec: allowProjectExec)
         let cwd = FileSystem.absolutePath(".")
-        var arguments = paths.map(FileSystem.absolutePath)
-        let base = basePath.map(FileSystem.absolutePath) ?? ReportPaths.repositoryRoot(containing: arguments[0], fallback: cwd)
+        let arguments = try changedArguments()
+        let base =
+            basePath.map(FileSystem.absolutePath)
+            ?? ReportPaths.repositoryRoot(containing: FileSystem.absolutePath(paths[0]), fallback: cwd)
         let reportPaths = ReportPaths(base: base)
-        if let revision = changedSince {
-            do {
-                arguments = try ChangedProjects.projects(since: revision, repository: arguments[0], scopes: arguments)
-            } catch { throw Self.fail(error.description) }
-            if arguments.isEmpty {
-                FileHandle.standardError.write(
-                    Data("reswatch: no project under \(paths.joined(separator: ", ")) changed since \(revision): nothing to check\n".utf8))
-            }
-        }
-        // Each argument is judged within its enclosing project; arguments of one project share it.
-        var roots: [String] = []
-        var scopes: [String: [DiagnosticScope]] = [:]
-        var shownPaths: [(root: String, scope: String, shown: String)] = []
-        for argument in arguments {
-            let shown = paths.first { FileSystem.absolutePath($0) == argument } ?? argument
-            let status: FileStatus
-            do { status = try FileSystem.statusFollowingLinks(argument) } catch {
-                throw Self.fail("cannot check \(shown): \(error.reason)")
-            }
-            let isDirectory = status.kind == .directory
-            // A link to a folder, named on the command line, is checked where it leads: the walk
-            // does not follow folder links, so judged from its parent it would be only a link.
-            var absolute = argument
-            if isDirectory, (try? FileSystem.status(argument))?.kind == .symlink, let real = FileSystem.realPath(argument) {
-                absolute = real
-            }
-            if isDirectory && !FileSystem.isReadable(absolute) { throw Self.fail("cannot check \(shown): Permission denied") }
-            let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
-            if scopes[root] == nil { roots.append(root) }
-            let relative = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
-            scopes[root, default: []].append(DiagnosticScope(relativePath: relative))
-            shownPaths.append((root, DiagnosticScope(relativePath: relative).path, shown))
-        }
+        let (roots, scopes, shownPaths) = try locate(arguments)
         var engines: [Engine] = []
         for root in roots {
             let engine = Engine(
@@ -155,32 +129,11 @@ struct CheckCommand: ParsableCommand {
             (report, suppressed) = loaded.apply(to: report, paths: reportPaths)
         }
         let rendered = context(report, suppressed: suppressed)
-        for output in plan.outputs {
-            let text = Reporters.named(output.format)!.render(rendered)
-            if let file = output.file {
-                do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array((text + "\n").utf8)) } catch {
-                    throw Self.fail("cannot write the \(output.format) report \(file): \(error.reason)")
-                }
-            } else if !text.isEmpty {
-                print(text)
-            }
-        }
+        try write(plan.outputs, rendered)
         if suppressed > 0, plan.outputs.allSatisfy({ $0.format != "text" || $0.file != nil }) {
             FileHandle.standardError.write(Data("reswatch: \(suppressed) finding(s) left out: listed in the baseline \(baseline!)\n".utf8))
         }
-        // A path with nothing reswatch judges (an empty folder, Swift sources, a mistyped path in
-        // CI) must not read as a clean result: said, and exit 2 unless --allow-empty.
-        var empty: [String] = []
-        for (root, scope, shown) in shownPaths {
-            guard let engine = engines.first(where: { $0.root == root }) else { continue }
-            let coverage = engine.coverage(under: [scope])
-            guard coverage.isEmpty else { continue }
-            empty.append(shown)
-            FileHandle.standardError.write(
-                Data(
-                    "reswatch: \(allowEmpty ? "note: " : "")nothing to check in \(shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
-                        .utf8))
-        }
+        let empty = nothingToCheck(shownPaths, engines)
         if !report.ruleErrors.isEmpty {
             throw Self.fail("\(report.ruleErrors.count) rule module error(s); results are incomplete")
         }
@@ -195,5 +148,82 @@ struct CheckCommand: ParsableCommand {
         }
         // Writing a baseline records the findings as accepted: that run is not a failure.
         if writeBaseline == nil, (failOn ?? (strict ? .warning : .error)).fails(report.summary) { throw ExitCode(1) }
+    }
+
+    /// The paths to check: the arguments, or with --changed-since the projects under them that
+    /// changed since the revision.
+    func changedArguments() throws -> [String] {
+        let arguments = paths.map(FileSystem.absolutePath)
+        guard let revision = changedSince else { return arguments }
+        let changed: [String]
+        do { changed = try ChangedProjects.projects(since: revision, repository: arguments[0], scopes: arguments) } catch {
+            throw Self.fail(error.description)
+        }
+        if changed.isEmpty {
+            FileHandle.standardError.write(
+                Data("reswatch: no project under \(paths.joined(separator: ", ")) changed since \(revision): nothing to check\n".utf8))
+        }
+        return changed
+    }
+
+    /// Each argument is judged within its enclosing project; arguments of one project share it.
+    func locate(_ arguments: [String]) throws -> (
+        roots: [String], scopes: [String: [DiagnosticScope]], shown: [(root: String, scope: String, shown: String)]
+    ) {
+        var roots: [String] = []
+        var scopes: [String: [DiagnosticScope]] = [:]
+        var shownPaths: [(root: String, scope: String, shown: String)] = []
+        for argument in arguments {
+            let shown = paths.first { FileSystem.absolutePath($0) == argument } ?? argument
+            let status: FileStatus
+            do { status = try FileSystem.statusFollowingLinks(argument) } catch {
+                throw Self.fail("cannot check \(shown): \(error.reason)")
+            }
+            let isDirectory = status.kind == .directory
+            // A link to a folder, named on the command line, is checked where it leads: the walk
+            // does not follow folder links, so judged from its parent it would be only a link.
+            var absolute = argument
+            if isDirectory, (try? FileSystem.status(argument))?.kind == .symlink, let real = FileSystem.realPath(argument) {
+                absolute = real
+            }
+            if isDirectory && !FileSystem.isReadable(absolute) { throw Self.fail("cannot check \(shown): Permission denied") }
+            let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
+            if scopes[root] == nil { roots.append(root) }
+            let relative = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
+            scopes[root, default: []].append(DiagnosticScope(relativePath: relative))
+            shownPaths.append((root, DiagnosticScope(relativePath: relative).path, shown))
+        }
+        return (roots, scopes, shownPaths)
+    }
+
+    /// Each report to its file, or to stdout.
+    func write(_ outputs: [OutputPlan.Output], _ rendered: ReportContext) throws {
+        for output in outputs {
+            let text = Reporters.named(output.format)!.render(rendered)
+            if let file = output.file {
+                do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array((text + "\n").utf8)) } catch {
+                    throw Self.fail("cannot write the \(output.format) report \(file): \(error.reason)")
+                }
+            } else if !text.isEmpty {
+                print(text)
+            }
+        }
+    }
+
+    /// A path with nothing reswatch judges (an empty folder, Swift sources, a mistyped path in
+    /// CI) must not read as a clean result: each is said (the caller exits 2 unless --allow-empty).
+    func nothingToCheck(_ shownPaths: [(root: String, scope: String, shown: String)], _ engines: [Engine]) -> [String] {
+        var empty: [String] = []
+        for (root, scope, shown) in shownPaths {
+            guard let engine = engines.first(where: { $0.root == root }) else { continue }
+            let coverage = engine.coverage(under: [scope])
+            guard coverage.isEmpty else { continue }
+            empty.append(shown)
+            FileHandle.standardError.write(
+                Data(
+                    "reswatch: \(allowEmpty ? "note: " : "")nothing to check in \(shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
+                        .utf8))
+        }
+        return empty
     }
 }

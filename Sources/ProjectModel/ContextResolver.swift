@@ -1,0 +1,189 @@
+import Findings
+import Foundation
+import SystemCalls
+
+/// Resolves a project's context from `.reswatch.yaml`, then `project.pbxproj`, then Info.plist, then defaults.
+public enum ContextResolver {
+    /// `infoPlistCandidates`: every Info.plist / *-Info.plist of the project (root-relative), for
+    /// finding the app's own when no setting names it.
+    /// One context per iOS app of the project (the primary app first; a project without an Xcode
+    /// project or with one app has one). Each app is judged with its own settings, on the paths
+    /// its target owns (`ownedPaths`).
+    public static func resolveAll(projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [])
+        -> [ProjectContext]
+    {
+        let primary = resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates)
+        var contexts = [primary]
+        for app in primary.appTargets.dropFirst() {
+            contexts.append(resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app))
+        }
+        // A secondary app's own problems name it (the project's are reported once, by the primary).
+        for i in contexts.indices.dropFirst() {
+            let name = contexts[i].targetName ?? "?"
+            contexts[i].problems = contexts[i].problems.filter { !primary.problems.contains($0) }.map {
+                ContextProblem($0.kind, path: $0.path, line: $0.line, message: "target \(name): \($0.message)")
+            }
+        }
+        return contexts
+    }
+
+    public static func resolve(
+        projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [], app: String? = nil
+    ) -> ProjectContext {
+        var context = ProjectContext(directory: dir)
+        // 1. .reswatch.yaml
+        let config = readConfig(dir, files: files, into: &context)
+        // 2. The Xcode project (or the XcodeGen / Tuist description): the iOS app target's
+        // settings in the configuration that ships.
+        let project = readProject(dir, files: files, app: app, into: &context)
+        let pbx = project.settings
+        context.adopt(pbx, projectDirectory: dir, files: files)
+        // 3. Info.plist
+        let located = locateInfoPlist(
+            dir: dir, pbx: pbx, config: config.config, xcodeprojName: project.name, candidates: infoPlistCandidates,
+            marked: config.found || project.found, files: files)
+        context.infoPlist = located.path
+        context.infoPlistReason = located.reason
+        if let problem = located.problem { context.problems.append(problem) }
+        noteExtensions(among: infoPlistCandidates, files: files, into: &context)
+        var plist: PlistValue?
+        if let path = context.infoPlist, case .success(let bytes) = files.read(path),
+            case .success(let (value, _)) = PropertyListReader.parse(bytes)
+        {
+            plist = value
+        }
+        // 4. Each setting from the first source that has it.
+        context.choose(config.config, pbx, plist)
+        context.adopt(config.config, pbx)
+        return context
+    }
+
+    /// `.reswatch.yaml` of the project directory, if any; its problems go into the context.
+    static func readConfig(_ dir: String, files: some ProjectFileAccess, into context: inout ProjectContext) -> (
+        config: ProjectConfig, found: Bool
+    ) {
+        let configPath = RelativePath.join(dir, ".reswatch.yaml")
+        switch files.read(configPath) {
+        case .success(let bytes):
+            let (parsed, problems) = ProjectConfigReader.parse(String(decoding: bytes, as: UTF8.self))
+            context.problems += problems.map { ContextProblem(.configInvalid, path: configPath, line: $0.line, message: $0.message) }
+            return (parsed, true)
+        case .failure(let error) where !error.isNotFound:
+            context.problems.append(
+                ContextProblem(.configInvalid, path: configPath, line: nil, message: "cannot be read: \(error.reason); it is not applied"))
+            return (ProjectConfig(), false)
+        case .failure: return (ProjectConfig(), false)
+        }
+    }
+
+    /// The build settings a project description gives, its name, and whether there is one.
+    struct ProjectSettings {
+        var settings = PBXBuildSettings()
+        var name: String?
+        var found = false
+    }
+
+    /// The checked-in `.xcodeproj`s; without one an XcodeGen description, or the literal
+    /// arguments of a Tuist manifest (Swift code reswatch never runs).
+    static func readProject(_ dir: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext)
+        -> ProjectSettings
+    {
+        let listing = (try? files.list(dir).get()) ?? []
+        let projects = listing.filter { $0.isDirectory && $0.name.hasSuffix(".xcodeproj") }.map(\.name).sorted()
+        if !projects.isEmpty { return readXcodeprojs(projects, in: dir, files: files, app: app, into: &context) }
+        var result = ProjectSettings()
+        if let spec = XcodeGenReader.fileNames.first(where: { n in listing.contains { $0.name == n && !$0.isDirectory } }) {
+            result = readXcodeGen(RelativePath.join(dir, spec), files: files, into: &context)
+        }
+        if result.name == nil, listing.contains(where: { $0.name == TuistReader.fileName && !$0.isDirectory }) {
+            result = readTuist(RelativePath.join(dir, TuistReader.fileName), files: files, app: app, into: &context)
+        } else if result.name == nil, listing.contains(where: { $0.name == "Tuist" || $0.name == "Workspace.swift" }) {
+            context.notes.append(
+                "a Tuist workspace without Project.swift here: its projects were not read; generate the .xcodeproj, or set the context in .reswatch.yaml"
+            )
+        }
+        return result
+    }
+
+    static func readXcodeprojs(
+        _ projects: [String], in dir: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext
+    ) -> ProjectSettings {
+        var result = ProjectSettings(found: true)
+        for name in projects {
+            let path = RelativePath.join(dir, name)
+            switch XcodeProjectReader.read(path, files: files) {
+            case .success(let project):
+                let settings = PBXProjectReader.settings(project, files: files, app: app)
+                // The first project with an iOS app is the app's; the others' targets are noted.
+                if result.settings.targetName == nil, settings.targetName != nil || result.name == nil {
+                    let others = result.settings.targets
+                    result.settings = settings
+                    result.settings.targets += others
+                    result.name = project.name
+                } else {
+                    result.settings.targets += settings.targets
+                }
+            case .failure(let e):
+                let file = RelativePath.join(path, "project.pbxproj")
+                let what = if case .unreadable(let io) = e { "cannot be read (\(io.reason))" } else { "cannot be parsed (\(e))" }
+                context.problems.append(
+                    ContextProblem(
+                        .pbxprojInvalid, path: file, line: e.line,
+                        message:
+                            "project.pbxproj \(what); its build settings are not used: the context comes from .reswatch.yaml, Info.plist and defaults instead"
+                    ))
+            }
+        }
+        return result
+    }
+
+    static func readXcodeGen(_ path: String, files: some ProjectFileAccess, into context: inout ProjectContext) -> ProjectSettings {
+        let spec = RelativePath.name(path)
+        switch XcodeGenReader.read(path, files: files) {
+        case .success(let (project, problems)):
+            var settings = PBXProjectReader.settings(project, files: files)
+            settings.problems += problems
+            context.notes.append("project from the XcodeGen description \(spec)")
+            return ProjectSettings(settings: settings, name: project.name, found: true)
+        case .failure(let problem):
+            context.problems.append(
+                ContextProblem(
+                    .pbxprojInvalid, path: path, line: problem.line,
+                    message: "\(spec) (XcodeGen) cannot be read: \(problem.message); its build settings are not used"))
+            return ProjectSettings(found: true)
+        }
+    }
+
+    static func readTuist(_ path: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext)
+        -> ProjectSettings
+    {
+        switch TuistReader.read(path, files: files) {
+        case .success(let (project, notes)):
+            context.notes.append("project from the Tuist manifest \(TuistReader.fileName) (its literal arguments)")
+            context.notes += notes
+            return ProjectSettings(settings: PBXProjectReader.settings(project, files: files, app: app), name: project.name, found: true)
+        case .failure(let failure):
+            context.problems.append(
+                ContextProblem(
+                    .pbxprojInvalid, path: path, line: failure.line,
+                    message: "\(TuistReader.fileName) (Tuist) \(failure.message); its settings are not used"))
+            return ProjectSettings(found: true)
+        }
+    }
+
+    /// An Info.plist with NSExtension is an extension's, whether or not its target could be read:
+    /// its folder holds the extension's resources, not the app's.
+    static func noteExtensions(among candidates: [String], files: some ProjectFileAccess, into context: inout ProjectContext) {
+        for candidate in candidates where candidate != context.infoPlist {
+            let folder = RelativePath.parent(candidate)
+            guard folder != context.directory, !context.otherTargets.contains(where: { $0.directory == folder }),
+                case .success(let bytes) = files.read(candidate), case .success(let (plist, _)) = PropertyListReader.parse(bytes),
+                plist["NSExtension"] != nil || plist["EXAppExtensionAttributes"] != nil
+            else { continue }
+            context.otherTargets.append(
+                OtherTarget(
+                    name: RelativePath.name(folder), kind: "app extension (NSExtension in its Info.plist)", platform: .iOS,
+                    productType: "com.apple.product-type.app-extension", directory: folder, notChecked: false))
+        }
+    }
+}
