@@ -42,100 +42,24 @@ public enum XcodeGenReader {
         guard let map = root?.mapping else {
             return .failure(YAMLProblem(line: root?.line, message: "expected a mapping (name:, targets:)"))
         }
-        let directory = RelativePath.parent(path)
         var problems: [XcconfigProblem] = []
         if let include = map["include"] {
             problems.append(
                 XcconfigProblem(file: path, line: include.line ?? 0, message: "include: files are not read; settings they add are unknown"))
         }
-        let name = map["name"]?.string ?? RelativePath.name(directory)
-        let configNames = map["configs"]?.mapping.map { $0.compactMap { $0.key.string }.sorted() } ?? ["Debug", "Release"]
-        let presets = map["options"]?["settingPresets"]?.string ?? "all"
-        let projectDeployment = map["options"]?["deploymentTarget"]
-
-        func origin(_ node: Node?, _ detail: String) -> SettingOrigin { SettingOrigin(file: path, line: node?.line, detail: detail) }
-        func assignments(_ settings: Node?, config: String, detail: String) -> [SettingAssignment] {
-            guard let settings, let m = settings.mapping else { return [] }
-            let structured = m["base"] != nil || m["configs"] != nil || m["groups"] != nil
-            var out: [SettingAssignment] = []
-            func add(_ node: Node?) {
-                for (k, v) in node?.mapping ?? [:] {
-                    guard let key = k.string else { continue }
-                    let text = v.string ?? v.sequence?.compactMap(\.string).joined(separator: " ") ?? ""
-                    out.append(SettingAssignment(key: key, value: text, origin: origin(v, detail)))
-                }
-            }
-            if structured {
-                add(m["base"])
-                for (k, v) in m["configs"]?.mapping ?? [:] where k.string?.lowercased() == config.lowercased() { add(v) }
-            } else {
-                add(settings)
-            }
-            return out
-        }
-        func configFile(_ node: Node?, config: String) -> String? {
-            guard let file = node?[Node(config)]?.string, !file.hasPrefix("/") else { return nil }
-            return RelativePath.normalize(RelativePath.join(directory, file))
-        }
-
-        let projectConfigurations = configNames.map { config in
+        let spec = XcodeGenSpec(path: path, map: map)
+        let projectConfigurations = spec.configNames.map { config in
             XcodeProject.Configuration(
-                name: config, settings: assignments(map["settings"], config: config, detail: "project settings, \(config)"),
-                baseConfiguration: configFile(map["configFiles"], config: config), unresolvedBaseConfiguration: nil)
+                name: config, settings: spec.assignments(map["settings"], config: config, detail: "project settings, \(config)"),
+                baseConfiguration: spec.configFile(map["configFiles"], config: config), unresolvedBaseConfiguration: nil)
         }
         var targets: [XcodeProject.Target] = []
         for (key, target) in (map["targets"]?.mapping ?? [:]).sorted(by: { ($0.key.string ?? "") < ($1.key.string ?? "") }) {
-            guard let targetName = key.string, let t = target.mapping else { continue }
-            let type = t["type"]?.string ?? ""
-            // One platform; a list (or supportedDestinations) containing iOS is judged as its iOS variant.
-            let platforms =
-                t["platform"]?.sequence?.compactMap(\.string) ?? t["platform"]?.string.map { [$0] }
-                ?? t["supportedDestinations"]?.sequence?.compactMap(\.string) ?? []
-            let platform = platforms.contains("iOS") ? "iOS" : (platforms.first ?? "iOS")
-            let detail = "target \(targetName)"
-            let configurations = configNames.map { config -> XcodeProject.Configuration in
-                var settings: [SettingAssignment] = []
-                let presetOrigin = SettingOrigin(file: path, line: t["platform"]?.line ?? key.line, detail: "XcodeGen \(platform) preset")
-                if presets == "all" || presets == "targets" {
-                    if let sdk = sdks[platform] { settings.append(SettingAssignment(key: "SDKROOT", value: sdk, origin: presetOrigin)) }
-                    if platform == "iOS" {
-                        settings.append(SettingAssignment(key: "TARGETED_DEVICE_FAMILY", value: "1,2", origin: presetOrigin))
-                        if type == "application" {
-                            settings.append(
-                                SettingAssignment(key: "ASSETCATALOG_COMPILER_APPICON_NAME", value: "AppIcon", origin: presetOrigin))
-                        }
-                    }
-                }
-                let deployment = t["deploymentTarget"]?.string ?? projectDeployment?[Node(platform)]?.string
-                if let deployment, let key = deploymentKeys[platform] {
-                    let node = t["deploymentTarget"] ?? projectDeployment?[Node(platform)]
-                    settings.append(SettingAssignment(key: key, value: deployment, origin: origin(node, detail)))
-                }
-                if let info = t["info"]?["path"] {
-                    settings.append(SettingAssignment(key: "INFOPLIST_FILE", value: info.string ?? "", origin: origin(info, detail)))
-                }
-                settings += assignments(t["settings"], config: config, detail: detail)
-                return XcodeProject.Configuration(
-                    name: config, settings: settings, baseConfiguration: configFile(t["configFiles"], config: config),
-                    unresolvedBaseConfiguration: nil)
-            }
-            var generated = XcodeProject.Target(
-                id: targetName, name: targetName, productType: productTypes[type] ?? type, configurations: configurations,
-                defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last,
-                icons: IconBundleMembership(target: targetName))
-            // XcodeGen bundles what its sources folders hold.
-            let sources = t["sources"]?.sequence ?? t["sources"].map { [$0] } ?? []
-            generated.resources = sources.compactMap { $0.string ?? $0["path"]?.string }.filter { !$0.hasPrefix("/") }
-                .compactMap { RelativePath.normalize(RelativePath.join(directory, $0)) }
-            generated.sources = generated.resources
-            generated.icons.folders = generated.resources.map { source in
-                iconFolder(source, target: targetName, iconFileType: map["options"]?["fileTypes"]?["icon"])
-            }
-            targets.append(generated)
+            if let generated = spec.target(key, target) { targets.append(generated) }
         }
         let project = XcodeProject(
-            directory: directory, path: path, name: name, configurations: projectConfigurations,
-            defaultConfigurationName: configNames.contains("Release") ? "Release" : configNames.last, targets: targets)
+            directory: spec.directory, path: path, name: map["name"]?.string ?? RelativePath.name(spec.directory),
+            configurations: projectConfigurations, defaultConfigurationName: spec.defaultConfiguration, targets: targets)
         return .success((project, problems))
     }
 
@@ -154,5 +78,111 @@ public enum XcodeGenReader {
             folder.typedOtherwise[source] = "a \(phase) file (options.fileTypes.icon.buildPhase in project.yml: make it resources)"
         }
         return folder
+    }
+}
+
+/// A parsed project.yml as XcodeGen generates from it: the configurations, the presets, and the
+/// targets with their settings.
+struct XcodeGenSpec {
+    let path: String
+    let map: Node.Mapping
+    let directory: String
+    let configNames: [String]
+    let presets: String
+    let projectDeployment: Node?
+
+    init(path: String, map: Node.Mapping) {
+        self.path = path
+        self.map = map
+        directory = RelativePath.parent(path)
+        configNames = map["configs"]?.mapping.map { $0.compactMap { $0.key.string }.sorted() } ?? ["Debug", "Release"]
+        presets = map["options"]?["settingPresets"]?.string ?? "all"
+        projectDeployment = map["options"]?["deploymentTarget"]
+    }
+
+    var defaultConfiguration: String? { configNames.contains("Release") ? "Release" : configNames.last }
+
+    func origin(_ node: Node?, _ detail: String) -> SettingOrigin { SettingOrigin(file: path, line: node?.line, detail: detail) }
+
+    /// A `settings:` mapping for one configuration: plain, or structured (base, configs, groups).
+    func assignments(_ settings: Node?, config: String, detail: String) -> [SettingAssignment] {
+        guard let settings, let m = settings.mapping else { return [] }
+        let structured = m["base"] != nil || m["configs"] != nil || m["groups"] != nil
+        var out: [SettingAssignment] = []
+        func add(_ node: Node?) {
+            for (k, v) in node?.mapping ?? [:] {
+                guard let key = k.string else { continue }
+                let text = v.string ?? v.sequence?.compactMap(\.string).joined(separator: " ") ?? ""
+                out.append(SettingAssignment(key: key, value: text, origin: origin(v, detail)))
+            }
+        }
+        if structured {
+            add(m["base"])
+            for (k, v) in m["configs"]?.mapping ?? [:] where k.string?.lowercased() == config.lowercased() { add(v) }
+        } else {
+            add(settings)
+        }
+        return out
+    }
+
+    func configFile(_ node: Node?, config: String) -> String? {
+        guard let file = node?[Node(config)]?.string, !file.hasPrefix("/") else { return nil }
+        return RelativePath.normalize(RelativePath.join(directory, file))
+    }
+
+    /// One target, with its settings in each configuration and what its sources folders bundle.
+    func target(_ key: Node, _ target: Node) -> XcodeProject.Target? {
+        guard let targetName = key.string, let t = target.mapping else { return nil }
+        let type = t["type"]?.string ?? ""
+        // One platform; a list (or supportedDestinations) containing iOS is judged as its iOS variant.
+        let platforms =
+            t["platform"]?.sequence?.compactMap(\.string) ?? t["platform"]?.string.map { [$0] }
+            ?? t["supportedDestinations"]?.sequence?.compactMap(\.string) ?? []
+        let platform = platforms.contains("iOS") ? "iOS" : (platforms.first ?? "iOS")
+        let configurations = configNames.map { config in
+            XcodeProject.Configuration(
+                name: config, settings: settings(t, key: key, type: type, platform: platform, config: config),
+                baseConfiguration: configFile(t["configFiles"], config: config), unresolvedBaseConfiguration: nil)
+        }
+        var generated = XcodeProject.Target(
+            id: targetName, name: targetName, productType: XcodeGenReader.productTypes[type] ?? type, configurations: configurations,
+            defaultConfigurationName: defaultConfiguration, icons: IconBundleMembership(target: targetName))
+        // XcodeGen bundles what its sources folders hold.
+        let sources = t["sources"]?.sequence ?? t["sources"].map { [$0] } ?? []
+        generated.resources = sources.compactMap { $0.string ?? $0["path"]?.string }.filter { !$0.hasPrefix("/") }
+            .compactMap { RelativePath.normalize(RelativePath.join(directory, $0)) }
+        generated.sources = generated.resources
+        generated.icons.folders = generated.resources.map { source in
+            XcodeGenReader.iconFolder(source, target: targetName, iconFileType: map["options"]?["fileTypes"]?["icon"])
+        }
+        return generated
+    }
+
+    /// A target's settings in one configuration: the platform preset, its deployment target and
+    /// Info.plist, then its own settings.
+    func settings(_ t: Node.Mapping, key: Node, type: String, platform: String, config: String) -> [SettingAssignment] {
+        let detail = "target \(key.string ?? "")"
+        var settings: [SettingAssignment] = []
+        let presetOrigin = SettingOrigin(file: path, line: t["platform"]?.line ?? key.line, detail: "XcodeGen \(platform) preset")
+        if presets == "all" || presets == "targets" {
+            if let sdk = XcodeGenReader.sdks[platform] {
+                settings.append(SettingAssignment(key: "SDKROOT", value: sdk, origin: presetOrigin))
+            }
+            if platform == "iOS" {
+                settings.append(SettingAssignment(key: "TARGETED_DEVICE_FAMILY", value: "1,2", origin: presetOrigin))
+                if type == "application" {
+                    settings.append(SettingAssignment(key: "ASSETCATALOG_COMPILER_APPICON_NAME", value: "AppIcon", origin: presetOrigin))
+                }
+            }
+        }
+        let deployment = t["deploymentTarget"]?.string ?? projectDeployment?[Node(platform)]?.string
+        if let deployment, let key = XcodeGenReader.deploymentKeys[platform] {
+            let node = t["deploymentTarget"] ?? projectDeployment?[Node(platform)]
+            settings.append(SettingAssignment(key: key, value: deployment, origin: origin(node, detail)))
+        }
+        if let info = t["info"]?["path"] {
+            settings.append(SettingAssignment(key: "INFOPLIST_FILE", value: info.string ?? "", origin: origin(info, detail)))
+        }
+        return settings + assignments(t["settings"], config: config, detail: detail)
     }
 }

@@ -63,101 +63,122 @@ public enum XcodeProjectReader {
     static func model(_ plist: PlistValue, xcodeproj: String, pbxproj: String) -> XcodeProject {
         let objects = plist["objects"]?.dictionary ?? [:]
         let directory = RelativePath.parent(xcodeproj)
-        let name = String(RelativePath.name(xcodeproj).dropLast(".xcodeproj".count))
-        let paths = FileReferencePaths(objects: objects, projectDirectory: directory, rootID: plist["rootObject"]?.string)
-
-        func configurations(_ listID: String?, owner: String) -> ([XcodeProject.Configuration], String?) {
-            guard let listID, let list = objects[listID] else { return ([], nil) }
-            let ids = list["buildConfigurations"]?.array?.compactMap(\.string) ?? []
-            let configs = ids.compactMap { id -> XcodeProject.Configuration? in
-                guard let c = objects[id]?.dictionary, let configName = c["name"]?.string else { return nil }
-                let settings = (c["buildSettings"]?.dictionary ?? [:]).sorted { $0.key < $1.key }.compactMap {
-                    key, value -> SettingAssignment? in
-                    let text = value.text ?? value.array?.compactMap(\.text).joined(separator: " ")
-                    guard let text else { return nil }
-                    var bare = key
-                    var conditions: [String: String] = [:]
-                    if let open = key.firstIndex(of: "["), key.hasSuffix("]") {
-                        bare = String(key[..<open])
-                        for part in key[key.index(after: open)..<key.index(before: key.endIndex)].split(separator: "][") {
-                            let kv = part.split(separator: "=", maxSplits: 1)
-                            if kv.count == 2 { conditions[String(kv[0])] = String(kv[1]) }
-                        }
-                    }
-                    return SettingAssignment(
-                        key: bare, conditions: conditions, value: text,
-                        origin: SettingOrigin(file: pbxproj, detail: "\(owner), \(configName)"))
-                }
-                var base: String?
-                var unresolved: String?
-                if let ref = c["baseConfigurationReference"]?.string {
-                    base = paths.path(of: ref)
-                    if base == nil { unresolved = paths.describe(ref) }
-                } else if let anchor = c["baseConfigurationReferenceAnchor"]?.string,
-                    let relative = c["baseConfigurationReferenceRelativePath"]?.string
-                {
-                    // Xcode 16: a file inside a synchronized folder.
-                    if let folder = paths.path(of: anchor) {
-                        base = RelativePath.normalize(RelativePath.join(folder, relative))
-                    }
-                    if base == nil { unresolved = relative }
-                } else if let relative = c["baseConfigurationReferenceRelativePath"]?.string {
-                    // Without an anchor: relative to the project directory.
-                    base = relative.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(directory, relative))
-                    if base == nil { unresolved = relative }
-                }
-                return XcodeProject.Configuration(
-                    name: configName, settings: settings, baseConfiguration: base, unresolvedBaseConfiguration: unresolved)
-            }
-            return (configs, list["defaultConfigurationName"]?.string)
-        }
-
+        let graph = PBXObjectGraph(
+            objects: objects, directory: directory, pbxproj: pbxproj,
+            paths: FileReferencePaths(objects: objects, projectDirectory: directory, rootID: plist["rootObject"]?.string))
         let root = plist["rootObject"]?.string.flatMap { objects[$0] }
-        let (projectConfigs, projectDefault) = configurations(root?["buildConfigurationList"]?.string, owner: "project")
-        var targets: [XcodeProject.Target] = []
-        for id in root?["targets"]?.array?.compactMap(\.string) ?? [] {
-            guard let t = objects[id], t["isa"]?.string == "PBXNativeTarget" || t["isa"]?.string == "PBXAggregateTarget" else { continue }
-            let targetName = t["name"]?.string ?? id
-            let (configs, def) = configurations(t["buildConfigurationList"]?.string, owner: "target \(targetName)")
-            var target = XcodeProject.Target(
-                id: id, name: targetName, productType: t["productType"]?.string ?? "", configurations: configs,
-                defaultConfigurationName: def, icons: IconBundleMembership(target: targetName))
-            var resources: [String] = []
-            for phase in t["buildPhases"]?.array?.compactMap(\.string) ?? []
-            where objects[phase]?["isa"]?.string == "PBXResourcesBuildPhase" {
-                for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {
-                    guard let ref = objects[file]?["fileRef"]?.string else { continue }
-                    if objects[ref]?["isa"]?.string == "PBXVariantGroup" {
-                        // A localized resource: each .lproj variant is bundled.
-                        for child in objects[ref]?["children"]?.array?.compactMap(\.string) ?? [] {
-                            if let p = paths.path(of: child) { resources.append(p) }
-                        }
-                    } else if let p = paths.path(of: ref) {
-                        resources.append(p)
-                        target.icons.note(
-                            resource: p, fileType: objects[ref]?["explicitFileType"]?.string ?? objects[ref]?["lastKnownFileType"]?.string)
-                    }
-                }
-            }
-            for phase in t["buildPhases"]?.array?.compactMap(\.string) ?? []
-            where objects[phase]?["isa"]?.string == "PBXSourcesBuildPhase" {
-                for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {
-                    if let ref = objects[file]?["fileRef"]?.string, let p = paths.path(of: ref) { target.sources.append(p) }
-                }
-            }
-            for group in t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
-                guard let p = paths.path(of: group) else { continue }
-                resources.append(p)
-                target.sources.append(p)
-                target.icons.folders.append(
-                    synchronizedFolder(objects[group], path: p, target: id, targetName: targetName, objects: objects))
-            }
-            target.resources = resources
-            targets.append(target)
-        }
+        let (projectConfigs, projectDefault) = graph.configurations(root?["buildConfigurationList"]?.string, owner: "project")
+        let targets = (root?["targets"]?.array?.compactMap(\.string) ?? []).compactMap(graph.target)
         return XcodeProject(
-            directory: directory, path: xcodeproj, name: name, configurations: projectConfigs, defaultConfigurationName: projectDefault,
-            targets: targets)
+            directory: directory, path: xcodeproj, name: String(RelativePath.name(xcodeproj).dropLast(".xcodeproj".count)),
+            configurations: projectConfigs, defaultConfigurationName: projectDefault, targets: targets)
+    }
+}
+
+/// The objects of a project.pbxproj, read into configurations and targets.
+struct PBXObjectGraph {
+    let objects: [String: PlistValue]
+    let directory: String
+    let pbxproj: String
+    let paths: FileReferencePaths
+
+    /// A configuration list's configurations and its default configuration's name.
+    func configurations(_ listID: String?, owner: String) -> ([XcodeProject.Configuration], String?) {
+        guard let listID, let list = objects[listID] else { return ([], nil) }
+        let ids = list["buildConfigurations"]?.array?.compactMap(\.string) ?? []
+        return (ids.compactMap { configuration($0, owner: owner) }, list["defaultConfigurationName"]?.string)
+    }
+
+    func configuration(_ id: String, owner: String) -> XcodeProject.Configuration? {
+        guard let c = objects[id]?.dictionary, let configName = c["name"]?.string else { return nil }
+        let settings = (c["buildSettings"]?.dictionary ?? [:]).sorted { $0.key < $1.key }.compactMap { key, value -> SettingAssignment? in
+            let text = value.text ?? value.array?.compactMap(\.text).joined(separator: " ")
+            guard let text else { return nil }
+            var bare = key
+            var conditions: [String: String] = [:]
+            if let open = key.firstIndex(of: "["), key.hasSuffix("]") {
+                bare = String(key[..<open])
+                for part in key[key.index(after: open)..<key.index(before: key.endIndex)].split(separator: "][") {
+                    let kv = part.split(separator: "=", maxSplits: 1)
+                    if kv.count == 2 { conditions[String(kv[0])] = String(kv[1]) }
+                }
+            }
+            return SettingAssignment(
+                key: bare, conditions: conditions, value: text, origin: SettingOrigin(file: pbxproj, detail: "\(owner), \(configName)"))
+        }
+        let (base, unresolved) = baseConfiguration(c)
+        return XcodeProject.Configuration(
+            name: configName, settings: settings, baseConfiguration: base, unresolvedBaseConfiguration: unresolved)
+    }
+
+    /// The configuration's .xcconfig, or how the reference reads when it cannot be resolved.
+    func baseConfiguration(_ c: [String: PlistValue]) -> (path: String?, unresolved: String?) {
+        if let ref = c["baseConfigurationReference"]?.string {
+            let base = paths.path(of: ref)
+            return (base, base == nil ? paths.describe(ref) : nil)
+        }
+        if let anchor = c["baseConfigurationReferenceAnchor"]?.string, let relative = c["baseConfigurationReferenceRelativePath"]?.string {
+            // Xcode 16: a file inside a synchronized folder.
+            let base = paths.path(of: anchor).flatMap { RelativePath.normalize(RelativePath.join($0, relative)) }
+            return (base, base == nil ? relative : nil)
+        }
+        if let relative = c["baseConfigurationReferenceRelativePath"]?.string {
+            // Without an anchor: relative to the project directory.
+            let base = relative.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(directory, relative))
+            return (base, base == nil ? relative : nil)
+        }
+        return (nil, nil)
+    }
+
+    /// A native or aggregate target: its configurations, resources, sources and icons.
+    func target(_ id: String) -> XcodeProject.Target? {
+        guard let t = objects[id], t["isa"]?.string == "PBXNativeTarget" || t["isa"]?.string == "PBXAggregateTarget" else { return nil }
+        let targetName = t["name"]?.string ?? id
+        let (configs, def) = configurations(t["buildConfigurationList"]?.string, owner: "target \(targetName)")
+        var target = XcodeProject.Target(
+            id: id, name: targetName, productType: t["productType"]?.string ?? "", configurations: configs,
+            defaultConfigurationName: def, icons: IconBundleMembership(target: targetName))
+        var resources = bundledResources(t, into: &target)
+        for phase in phases(of: t, "PBXSourcesBuildPhase") {
+            for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {
+                if let ref = objects[file]?["fileRef"]?.string, let p = paths.path(of: ref) { target.sources.append(p) }
+            }
+        }
+        for group in t["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
+            guard let p = paths.path(of: group) else { continue }
+            resources.append(p)
+            target.sources.append(p)
+            target.icons.folders.append(
+                XcodeProjectReader.synchronizedFolder(objects[group], path: p, target: id, targetName: targetName, objects: objects))
+        }
+        target.resources = resources
+        return target
+    }
+
+    func phases(of target: PlistValue, _ isa: String) -> [String] {
+        (target["buildPhases"]?.array?.compactMap(\.string) ?? []).filter { objects[$0]?["isa"]?.string == isa }
+    }
+
+    /// What the Copy Bundle Resources phase bundles (each variant of a localized resource), noting
+    /// icons on the way.
+    func bundledResources(_ t: PlistValue, into target: inout XcodeProject.Target) -> [String] {
+        var resources: [String] = []
+        for phase in phases(of: t, "PBXResourcesBuildPhase") {
+            for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {
+                guard let ref = objects[file]?["fileRef"]?.string else { continue }
+                if objects[ref]?["isa"]?.string == "PBXVariantGroup" {
+                    // A localized resource: each .lproj variant is bundled.
+                    for child in objects[ref]?["children"]?.array?.compactMap(\.string) ?? [] {
+                        if let p = paths.path(of: child) { resources.append(p) }
+                    }
+                } else if let p = paths.path(of: ref) {
+                    resources.append(p)
+                    target.icons.note(
+                        resource: p, fileType: objects[ref]?["explicitFileType"]?.string ?? objects[ref]?["lastKnownFileType"]?.string)
+                }
+            }
+        }
+        return resources
     }
 }
 

@@ -48,104 +48,122 @@ enum RequiredReasonScan {
     ]
 
     static func scan(_ bytes: [UInt8]) -> Uses {
+        var lexer = ReasonLexer(bytes: bytes)
+        while lexer.i < bytes.count {
+            let b = bytes[lexer.i]
+            if b == 0x0A {
+                lexer.line += 1
+                lexer.i += 1
+            } else if b == 0x2F, lexer.byte(lexer.i + 1) == 0x2F {  // line comment
+                while lexer.i < bytes.count, bytes[lexer.i] != 0x0A { lexer.i += 1 }
+            } else if b == 0x2F, lexer.byte(lexer.i + 1) == 0x2A {
+                lexer.skipBlockComment()
+            } else if b == 0x22 || b == 0x27 {
+                lexer.skipLiteral(quote: b)
+            } else if isIdentifierStart(b) {
+                lexer.identifier()
+            } else {
+                lexer.punctuation(b)
+            }
+        }
+        return lexer.uses
+    }
+
+    /// Where the scan is in one file, and what it has found.
+    struct ReasonLexer {
+        let bytes: [UInt8]
         var uses = Uses()
         var i = 0
         var line = 1
-        let n = bytes.count
         var previous: UInt8 = 0  // the last significant byte before the current token
         var beforePrevious: UInt8 = 0  // the one before it (what precedes a `.`)
         var lastIdentifier = ""  // the identifier that ended at `previous`, if one did
         var dotAfter = ""  // at a `.`: the identifier just before it
-        func byte(_ k: Int) -> UInt8 { k < n ? bytes[k] : 0 }
-        while i < n {
-            let b = bytes[i]
-            if b == 0x0A {
-                line += 1
-                i += 1
-                continue
-            }
-            if b == 0x2F, byte(i + 1) == 0x2F {  // line comment
-                while i < n, bytes[i] != 0x0A { i += 1 }
-                continue
-            }
-            if b == 0x2F, byte(i + 1) == 0x2A {  // block comment (Swift nests them)
-                var depth = 1
-                i += 2
-                while i < n, depth > 0 {
-                    if bytes[i] == 0x0A { line += 1 }
-                    if bytes[i] == 0x2F, byte(i + 1) == 0x2A {
-                        depth += 1
-                        i += 1
-                    } else if bytes[i] == 0x2A, byte(i + 1) == 0x2F {
-                        depth -= 1
-                        i += 1
-                    }
+
+        func byte(_ k: Int) -> UInt8 { k < bytes.count ? bytes[k] : 0 }
+
+        /// A block comment (Swift nests them).
+        mutating func skipBlockComment() {
+            var depth = 1
+            i += 2
+            while i < bytes.count, depth > 0 {
+                if bytes[i] == 0x0A { line += 1 }
+                if bytes[i] == 0x2F, byte(i + 1) == 0x2A {
+                    depth += 1
+                    i += 1
+                } else if bytes[i] == 0x2A, byte(i + 1) == 0x2F {
+                    depth -= 1
                     i += 1
                 }
-                continue
+                i += 1
             }
-            if b == 0x22 || b == 0x27 {  // string or character literal (""" … """ too)
-                let quote = b
-                let triple = quote == 0x22 && byte(i + 1) == 0x22 && byte(i + 2) == 0x22
-                i += triple ? 3 : 1
-                while i < n {
-                    let c = bytes[i]
-                    if c == 0x0A { line += 1 }
-                    if c == 0x5C {
-                        if byte(i + 1) == 0x0A { line += 1 }
-                        i += 2
-                        continue
-                    }
-                    if triple {
-                        if c == 0x22, byte(i + 1) == 0x22, byte(i + 2) == 0x22 {
-                            i += 3
-                            break
-                        }
-                    } else if c == quote || c == 0x0A {
-                        i += 1
+        }
+
+        /// A string or character literal (""" … """ too).
+        mutating func skipLiteral(quote: UInt8) {
+            let triple = quote == 0x22 && byte(i + 1) == 0x22 && byte(i + 2) == 0x22
+            i += triple ? 3 : 1
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == 0x0A { line += 1 }
+                if c == 0x5C {
+                    if byte(i + 1) == 0x0A { line += 1 }
+                    i += 2
+                    continue
+                }
+                if triple {
+                    if c == 0x22, byte(i + 1) == 0x22, byte(i + 2) == 0x22 {
+                        i += 3
                         break
                     }
+                } else if c == quote || c == 0x0A {
                     i += 1
+                    break
                 }
-                previous = quote
-                continue
+                i += 1
             }
-            if isIdentifierStart(b) {
-                let start = i
-                while i < n, isIdentifierByte(bytes[i]) { i += 1 }
-                var j = i
-                while j < n, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
-                // Called with arguments: `stat(path, &st)`, not Swift's `stat()` (the struct's init).
-                var k = j + 1
-                while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
-                let called = byte(j) == 0x28
-                let noArguments = byte(k) == 0x29
-                let before = previous
-                // `.name` of an attribute key: an implicit member (`attrs[.creationDate]`,
-                // `forKey: .creationDate`) or spelled on its type (`FileAttributeKey.creationDate`);
-                // `post.creationDate` is a model's own property. `dotAfter` is the identifier
-                // before the `.`, if one stood there.
-                let member =
-                    previous == 0x2E
-                    && (Self.implicitMemberBytes.contains(beforePrevious) || Self.attributeTypes.contains(dotAfter)
-                        || Self.implicitMemberKeywords.contains(dotAfter))
-                let name = i - start <= 48 ? String(decoding: bytes[start..<i], as: UTF8.self) : ""
-                beforePrevious = previous
-                previous = bytes[i - 1]
-                lastIdentifier = name
-                dotAfter = ""
-                guard let (form, categories) = apis[name] else { continue }
-                let matches: Bool
-                switch form {
-                case .any: matches = true
-                // `stat(`, not `x.stat(`; and `stat()` with nothing inside is the struct, not the call.
-                case .call: matches = called && before != 0x2E && !(noArguments && Self.structNames.contains(name))
-                case .member: matches = member
-                }
-                guard matches else { continue }
-                for category in categories where uses.first[category] == nil { uses.first[category] = Use(line: line, identifier: name) }
-                continue
+            previous = quote
+        }
+
+        /// An identifier: a use when it names a required-reason API in the form that counts.
+        mutating func identifier() {
+            let start = i
+            while i < bytes.count, RequiredReasonScan.isIdentifierByte(bytes[i]) { i += 1 }
+            var j = i
+            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 { j += 1 }
+            // Called with arguments: `stat(path, &st)`, not Swift's `stat()` (the struct's init).
+            var k = j + 1
+            while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+            let called = byte(j) == 0x28
+            let noArguments = byte(k) == 0x29
+            let before = previous
+            // `.name` of an attribute key: an implicit member (`attrs[.creationDate]`,
+            // `forKey: .creationDate`) or spelled on its type (`FileAttributeKey.creationDate`);
+            // `post.creationDate` is a model's own property. `dotAfter` is the identifier
+            // before the `.`, if one stood there.
+            let member =
+                previous == 0x2E
+                && (RequiredReasonScan.implicitMemberBytes.contains(beforePrevious) || RequiredReasonScan.attributeTypes.contains(dotAfter)
+                    || RequiredReasonScan.implicitMemberKeywords.contains(dotAfter))
+            let name = i - start <= 48 ? String(decoding: bytes[start..<i], as: UTF8.self) : ""
+            beforePrevious = previous
+            previous = bytes[i - 1]
+            lastIdentifier = name
+            dotAfter = ""
+            guard let (form, categories) = RequiredReasonScan.apis[name] else { return }
+            let matches: Bool
+            switch form {
+            case .any: matches = true
+            // `stat(`, not `x.stat(`; and `stat()` with nothing inside is the struct, not the call.
+            case .call: matches = called && before != 0x2E && !(noArguments && RequiredReasonScan.structNames.contains(name))
+            case .member: matches = member
             }
+            guard matches else { return }
+            for category in categories where uses.first[category] == nil { uses.first[category] = Use(line: line, identifier: name) }
+        }
+
+        /// Any other byte: whitespace is skipped; the rest is remembered as what precedes.
+        mutating func punctuation(_ b: UInt8) {
             if b != 0x20, b != 0x09, b != 0x0D {
                 dotAfter = b == 0x2E ? lastIdentifier : ""
                 lastIdentifier = ""
@@ -154,7 +172,6 @@ enum RequiredReasonScan {
             }
             i += 1
         }
-        return uses
     }
 
     /// What may stand before an implicit member's `.`: `[`, `(`, `,`, `:`, `=`, `{`, `?`, `!`, `&`, `|`.
