@@ -42,7 +42,7 @@ public struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
 
 /// A problem met while reading an xcconfig (an `#include` that is missing, a line that is no
 /// assignment): reported with the context, never fatal.
-public struct XcconfigProblem: Sendable, Hashable {
+public struct XcconfigProblem: Error, Sendable, Hashable {
     public let file: String
     public let line: Int
     public let message: String
@@ -65,7 +65,6 @@ public enum XcconfigReader {
         guard case .success(let bytes) = files.read(path) else { return ([], [], inputs) }
         // A byte-order mark (Windows editors write one) is not part of the first setting's name.
         let text = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...], as: UTF8.self)
-        let directory = RelativePath.parent(path)
         var lineNumber = 0
         // LF, CRLF (a file saved on Windows or checked out with core.autocrlf) and CR end a line.
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
@@ -75,72 +74,75 @@ public enum XcconfigReader {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
             if trimmed.hasPrefix("#include") {
-                let optional = trimmed.hasPrefix("#include?")
-                let rest = trimmed.dropFirst(optional ? 9 : 8).trimmingCharacters(in: .whitespaces)
-                guard rest.hasPrefix("\""), rest.count >= 2, rest.hasSuffix("\"") else {
-                    // <…> names a file of the Xcode installation: not in the project.
-                    if !rest.hasPrefix("<") {
-                        problems.append(XcconfigProblem(file: path, line: lineNumber, message: "unreadable #include line"))
-                    }
-                    continue
-                }
-                let target = String(rest.dropFirst().dropLast())
-                let resolved = target.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(directory, target))
-                guard let resolved else {
-                    problems.append(
-                        XcconfigProblem(
-                            file: path, line: lineNumber, message: "#include \"\(target)\" is outside the checked tree (not read)"))
-                    continue
-                }
-                if seen.contains(resolved) || depth >= maxDepth {
-                    problems.append(
-                        XcconfigProblem(file: path, line: lineNumber, message: "#include \"\(target)\" is circular (not read again)"))
-                    continue
-                }
-                if case .failure = files.read(resolved) {
-                    inputs.append(resolved)
-                    if !optional {
-                        problems.append(XcconfigProblem(file: path, line: lineNumber, message: "#include \"\(target)\": no such file"))
-                    }
-                    continue
-                }
-                let nested = read(resolved, files: files, depth: depth + 1, seen: seen.union([path]))
+                let nested = include(trimmed, in: path, line: lineNumber, files: files, depth: depth, seen: seen)
                 assignments += nested.assignments
                 problems += nested.problems
                 inputs += nested.inputs
                 continue
             }
-            // The assignment's "=" is the first one outside [conditions].
-            var depth = 0
-            let equals = trimmed.firstIndex { c in
-                if c == "[" { depth += 1 } else if c == "]" { depth -= 1 }
-                return c == "=" && depth == 0
+            switch assignment(trimmed, in: path, line: lineNumber) {
+            case .success(let a): assignments.append(a)
+            case .failure(let problem): problems.append(problem)
             }
-            guard let equals else {
-                problems.append(XcconfigProblem(file: path, line: lineNumber, message: "not a setting (KEY = value)"))
-                continue
-            }
-            var lhs = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if value.hasSuffix(";") { value = String(value.dropLast()).trimmingCharacters(in: .whitespaces) }
-            var conditions: [String: String] = [:]
-            while lhs.hasSuffix("]"), let open = lhs.lastIndex(of: "[") {
-                let condition = lhs[lhs.index(after: open)..<lhs.index(before: lhs.endIndex)]
-                for part in condition.split(separator: ",") {
-                    let kv = part.split(separator: "=", maxSplits: 1)
-                    if kv.count == 2 {
-                        conditions[kv[0].trimmingCharacters(in: .whitespaces)] = kv[1].trimmingCharacters(in: .whitespaces)
-                    }
-                }
-                lhs = String(lhs[..<open]).trimmingCharacters(in: .whitespaces)
-            }
-            guard !lhs.isEmpty, lhs.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                problems.append(XcconfigProblem(file: path, line: lineNumber, message: "not a setting name: \(lhs)"))
-                continue
-            }
-            assignments.append(
-                SettingAssignment(key: lhs, conditions: conditions, value: value, origin: SettingOrigin(file: path, line: lineNumber)))
         }
         return (assignments, problems, inputs)
+    }
+
+    /// An `#include "file"` line: the file's settings, read in place (`#include?` may be missing).
+    static func include(
+        _ trimmed: String, in path: String, line lineNumber: Int, files: some ProjectFileAccess, depth: Int, seen: Set<String>
+    ) -> (assignments: [SettingAssignment], problems: [XcconfigProblem], inputs: [String]) {
+        let optional = trimmed.hasPrefix("#include?")
+        let rest = trimmed.dropFirst(optional ? 9 : 8).trimmingCharacters(in: .whitespaces)
+        guard rest.hasPrefix("\""), rest.count >= 2, rest.hasSuffix("\"") else {
+            // <…> names a file of the Xcode installation: not in the project.
+            if rest.hasPrefix("<") { return ([], [], []) }
+            return ([], [XcconfigProblem(file: path, line: lineNumber, message: "unreadable #include line")], [])
+        }
+        let target = String(rest.dropFirst().dropLast())
+        let resolved = target.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(RelativePath.parent(path), target))
+        guard let resolved else {
+            return (
+                [],
+                [XcconfigProblem(file: path, line: lineNumber, message: "#include \"\(target)\" is outside the checked tree (not read)")],
+                []
+            )
+        }
+        if seen.contains(resolved) || depth >= maxDepth {
+            return ([], [XcconfigProblem(file: path, line: lineNumber, message: "#include \"\(target)\" is circular (not read again)")], [])
+        }
+        if case .failure = files.read(resolved) {
+            let problems = optional ? [] : [XcconfigProblem(file: path, line: lineNumber, message: "#include \"\(target)\": no such file")]
+            return ([], problems, [resolved])
+        }
+        return read(resolved, files: files, depth: depth + 1, seen: seen.union([path]))
+    }
+
+    /// A `KEY[condition=value] = value` line.
+    static func assignment(_ trimmed: String, in path: String, line lineNumber: Int) -> Result<SettingAssignment, XcconfigProblem> {
+        // The assignment's "=" is the first one outside [conditions].
+        var depth = 0
+        let equals = trimmed.firstIndex { c in
+            if c == "[" { depth += 1 } else if c == "]" { depth -= 1 }
+            return c == "=" && depth == 0
+        }
+        guard let equals else { return .failure(XcconfigProblem(file: path, line: lineNumber, message: "not a setting (KEY = value)")) }
+        var lhs = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+        var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        if value.hasSuffix(";") { value = String(value.dropLast()).trimmingCharacters(in: .whitespaces) }
+        var conditions: [String: String] = [:]
+        while lhs.hasSuffix("]"), let open = lhs.lastIndex(of: "[") {
+            let condition = lhs[lhs.index(after: open)..<lhs.index(before: lhs.endIndex)]
+            for part in condition.split(separator: ",") {
+                let kv = part.split(separator: "=", maxSplits: 1)
+                if kv.count == 2 { conditions[kv[0].trimmingCharacters(in: .whitespaces)] = kv[1].trimmingCharacters(in: .whitespaces) }
+            }
+            lhs = String(lhs[..<open]).trimmingCharacters(in: .whitespaces)
+        }
+        guard !lhs.isEmpty, lhs.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            return .failure(XcconfigProblem(file: path, line: lineNumber, message: "not a setting name: \(lhs)"))
+        }
+        return .success(
+            SettingAssignment(key: lhs, conditions: conditions, value: value, origin: SettingOrigin(file: path, line: lineNumber)))
     }
 }

@@ -253,54 +253,7 @@ public enum FixJournal {
             }
         }
         do throws(SystemError) {
-            for entry in journal.changes.reversed() {
-                switch entry.kind {
-                case "rename":
-                    let to = entry.to ?? ""
-                    if (try? FileSystem.status(absolute(root, to))) != nil, (try? FileSystem.status(absolute(root, entry.path))) == nil {
-                        try FileSystem.renameFile(absolute(root, to), absolute(root, entry.path))
-                        report.restored.append(entry.path)
-                    }
-                case "remove":
-                    guard let backup = entry.backup,
-                        let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
-                    else {
-                        report.originalMissing.append(entry.path)
-                        continue
-                    }
-                    if (try? FileSystem.status(absolute(root, entry.path))) == nil {
-                        // Permission bits only: a journal is a file of the tree, and never makes a file setuid.
-                        try FileSystem.writeDurably(absolute(root, entry.path), original, mode: (entry.mode ?? 0o644) & 0o777)
-                        report.restored.append(entry.path)
-                    } else if current(root, entry.path) != original {
-                        report.leftAlone.append(entry.path)
-                    }
-                case "create":
-                    guard let now = current(root, entry.path) else { continue }
-                    if now.count == entry.newSize, hash(now) == entry.newHash {
-                        _ = FileSystem.removeFile(absolute(root, entry.path))
-                        report.restored.append(entry.path)
-                    } else {
-                        report.leftAlone.append(entry.path)
-                    }
-                default:
-                    guard let backup = entry.backup,
-                        let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
-                    else {
-                        report.originalMissing.append(entry.path)
-                        continue
-                    }
-                    let now = current(root, entry.path)
-                    if now == original { continue }
-                    if let now, now.count == entry.newSize, hash(now) == entry.newHash {
-                        let mode = (try? FileSystem.status(absolute(root, entry.path))).map { $0.mode & 0o7777 } ?? 0o644
-                        try FileSystem.writeDurably(absolute(root, entry.path), original, mode: mode)
-                        report.restored.append(entry.path)
-                    } else {
-                        report.leftAlone.append(entry.path)
-                    }
-                }
-            }
+            for entry in journal.changes.reversed() { try undo(entry, root: root, dir: dir, into: &report) }
             if let pid = journal.pid {
                 for entry in journal.changes where entry.kind != "rename" {
                     let temporary = entry.path + ".reswatch-tmp-\(pid)"
@@ -318,6 +271,56 @@ public enum FixJournal {
             }
         } catch { throw FixError("undo stopped at \(error.path): \(error.reason)") }
         return report
+    }
+
+    /// Restores one change, if the file is still as the fix left it (else it is left alone).
+    static func undo(_ entry: Entry, root: String, dir: String, into report: inout UndoReport) throws(SystemError) {
+        switch entry.kind {
+        case "rename":
+            let to = entry.to ?? ""
+            if (try? FileSystem.status(absolute(root, to))) != nil, (try? FileSystem.status(absolute(root, entry.path))) == nil {
+                try FileSystem.renameFile(absolute(root, to), absolute(root, entry.path))
+                report.restored.append(entry.path)
+            }
+        case "remove":
+            guard let backup = entry.backup,
+                let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
+            else {
+                report.originalMissing.append(entry.path)
+                return
+            }
+            if (try? FileSystem.status(absolute(root, entry.path))) == nil {
+                // Permission bits only: a journal is a file of the tree, and never makes a file setuid.
+                try FileSystem.writeDurably(absolute(root, entry.path), original, mode: (entry.mode ?? 0o644) & 0o777)
+                report.restored.append(entry.path)
+            } else if current(root, entry.path) != original {
+                report.leftAlone.append(entry.path)
+            }
+        case "create":
+            guard let now = current(root, entry.path) else { return }
+            if now.count == entry.newSize, hash(now) == entry.newHash {
+                _ = FileSystem.removeFile(absolute(root, entry.path))
+                report.restored.append(entry.path)
+            } else {
+                report.leftAlone.append(entry.path)
+            }
+        default:
+            guard let backup = entry.backup,
+                let original = try? FileSystem.readFile(absolute(root, dir + "/" + backup), limit: 1 << 30)
+            else {
+                report.originalMissing.append(entry.path)
+                return
+            }
+            let now = current(root, entry.path)
+            if now == original { return }
+            if let now, now.count == entry.newSize, hash(now) == entry.newHash {
+                let mode = (try? FileSystem.status(absolute(root, entry.path))).map { $0.mode & 0o7777 } ?? 0o644
+                try FileSystem.writeDurably(absolute(root, entry.path), original, mode: mode)
+                report.restored.append(entry.path)
+            } else {
+                report.leftAlone.append(entry.path)
+            }
+        }
     }
 
     static func writeJournal(_ journal: Journal, root: String, dir: String) throws(SystemError) {

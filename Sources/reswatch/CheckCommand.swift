@@ -11,7 +11,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json
 
 extension Severity: ExpressibleByArgument {}
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: ParsableCommand, FailingCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Checks resource folders once and exits (for CI).",
@@ -79,11 +79,6 @@ struct CheckCommand: ParsableCommand {
         let all = Array(CommandLine.arguments.dropFirst())
         let after = all.firstIndex(of: "check").map { Array(all[($0 + 1)...]) } ?? all
         return try OutputPlan.pair(arguments: after, formats: formats, files: outputs)
-    }
-
-    static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("reswatch: \(message)\n".utf8))
-        return ExitCode(2)
     }
 
     func run() throws {

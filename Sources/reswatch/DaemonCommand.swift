@@ -9,7 +9,7 @@ import ServiceLifecycle
 import SocketServer
 import SystemCalls
 
-struct DaemonCommand: AsyncParsableCommand {
+struct DaemonCommand: AsyncParsableCommand, FailingCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
         abstract: "Watches resource folders and serves diagnostics on a Unix socket (JSON-RPC, docs/protocol.md).",
@@ -54,53 +54,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
-        var configuration = DaemonConfiguration(socketPath: SocketLocation.defaultPath(environment: env), kinds: BuiltinKinds.registry)
-        if let config {
-            do { try configuration.apply(configFile: FileSystem.absolutePath(config)) } catch {
-                FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
-        }
-        if let socket { configuration.socketPath = FileSystem.absolutePath(socket) }
-        if let logFile { configuration.logFile = FileSystem.absolutePath(logFile) }
-        if let settleMs { configuration.settleMilliseconds = settleMs }
-        if let socketGroup { configuration.socketGroup = socketGroup }
-        if let adminGroup { configuration.adminGroup = adminGroup }
-        if let metricsFile { configuration.metricsFile = FileSystem.absolutePath(metricsFile) }
-        // A metrics file that cannot be written is said now, not found missing by the fleet later.
-        if let path = configuration.metricsFile {
-            do { try FileSystem.writeAtomically(path, [], mode: 0o644, exactMode: true) } catch {
-                FileHandle.standardError.write(Data("reswatch: cannot write the metrics file: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
-        }
-        var policy: AccessPolicy
-        do { policy = try Self.policy(configuration) } catch {
-            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        configuration.roots += roots.map(FileSystem.absolutePath)
-        if allowProjectExec { configuration.allowProjectExec = true }
-        configuration.ruleSources = ShippedModules.sources(
-            environment: env, extra: configuration.ruleDirectories + extraRules.rules.map(FileSystem.absolutePath))
-        configuration.ruleSources.allowUntrustedExec = configuration.allowProjectExec
-        // No rule in force (the base failed to load, or every module is broken): a daemon that
-        // checks nothing must not start and report "no problems".
-        try RuleLocations.requireRules(configuration.ruleSources.load(registry: BuiltinKinds.registry), sources: configuration.ruleSources)
-
-        // Roots it cannot watch are said; if it can watch none of those it was given, a daemon
-        // that checks nothing must not run on as if all were well.
-        let unusable = configuration.roots.compactMap { root -> String? in
-            guard let status = try? FileSystem.statusFollowingLinks(root) else { return "\(root): no such directory" }
-            if status.kind != .directory { return "\(root): not a directory" }
-            return FileSystem.isReadable(root) ? nil : "\(root): permission denied"
-        }
-        if !configuration.roots.isEmpty && unusable.count == configuration.roots.count {
-            for reason in unusable { FileHandle.standardError.write(Data("reswatch: cannot watch \(reason)\n".utf8)) }
-            FileHandle.standardError.write(Data("reswatch: none of the roots can be watched; not starting\n".utf8))
-            throw ExitCode(2)
-        }
-
+        var (configuration, policy) = try configured(environment: env)
+        try Self.requireWatchableRoots(configuration.roots)
         let level: Logger.Level = verbose ? .debug : .info
         // Under journald: structured entries (a finding's rule, path and root are fields); else stderr.
         let journal = JournalLogHandler.socket(environment: env)
@@ -109,30 +64,10 @@ struct DaemonCommand: AsyncParsableCommand {
             return ConsoleLogHandler(label: label, level: level)
         }
         configuration.logFindings = journal != nil
-        let activated: SocketActivation.Listener?
-        do { activated = try SocketActivation.listener(environment: env) } catch {
-            FileHandle.standardError.write(Data("reswatch: socket activation: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        if let activated {
-            configuration.socketPath = activated.path
-            // The unit's SocketGroup= (the socket systemd made) names the readers, unless the
-            // config says otherwise.
-            if policy.readerGroup == nil, let group = (try? FileSystem.status(activated.path))?.group, group != 0 {
-                policy.readerGroup = group
-            }
-        } else {
-            do { try SocketServerService.prepare(path: configuration.socketPath, group: policy.socketGroup) } catch {
-                FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
-        }
+        let activated = try Self.listen(&configuration, &policy, environment: env)
         var eventLog: EventLog?
         if let path = configuration.logFile {
-            do { eventLog = try EventLog(path: path) } catch {
-                FileHandle.standardError.write(Data("reswatch: cannot open the log file: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
+            do { eventLog = try EventLog(path: path) } catch { throw Self.fail("cannot open the log file: \(error)") }
         }
         let notifier = SystemdNotifier()
         let (core, services) = Self.coreServices(
@@ -148,6 +83,71 @@ struct DaemonCommand: AsyncParsableCommand {
             "reswatch \(ReswatchVersion.string): socket \(configuration.socketPath); query it with 'reswatch status' (RESWATCH_SOCKET=\(configuration.socketPath) when not the default)"
         )
         try await group.run()
+    }
+
+    /// The configuration: the config file, then the command line over it, with the rules it loads
+    /// (none in force: a daemon that checks nothing must not start and report "no problems").
+    func configured(environment env: [String: String]) throws -> (DaemonConfiguration, AccessPolicy) {
+        var configuration = DaemonConfiguration(socketPath: SocketLocation.defaultPath(environment: env), kinds: BuiltinKinds.registry)
+        if let config {
+            do { try configuration.apply(configFile: FileSystem.absolutePath(config)) } catch { throw Self.fail("\(error)") }
+        }
+        if let socket { configuration.socketPath = FileSystem.absolutePath(socket) }
+        if let logFile { configuration.logFile = FileSystem.absolutePath(logFile) }
+        if let settleMs { configuration.settleMilliseconds = settleMs }
+        if let socketGroup { configuration.socketGroup = socketGroup }
+        if let adminGroup { configuration.adminGroup = adminGroup }
+        if let metricsFile { configuration.metricsFile = FileSystem.absolutePath(metricsFile) }
+        // A metrics file that cannot be written is said now, not found missing by the fleet later.
+        if let path = configuration.metricsFile {
+            do { try FileSystem.writeAtomically(path, [], mode: 0o644, exactMode: true) } catch {
+                throw Self.fail("cannot write the metrics file: \(error)")
+            }
+        }
+        let policy: AccessPolicy
+        do { policy = try Self.policy(configuration) } catch { throw Self.fail("\(error)") }
+        configuration.roots += roots.map(FileSystem.absolutePath)
+        if allowProjectExec { configuration.allowProjectExec = true }
+        configuration.ruleSources = ShippedModules.sources(
+            environment: env, extra: configuration.ruleDirectories + extraRules.rules.map(FileSystem.absolutePath))
+        configuration.ruleSources.allowUntrustedExec = configuration.allowProjectExec
+        try RuleLocations.requireRules(configuration.ruleSources.load(registry: BuiltinKinds.registry), sources: configuration.ruleSources)
+        return (configuration, policy)
+    }
+
+    /// Roots it cannot watch are said; if it can watch none of those it was given, a daemon that
+    /// checks nothing must not run on as if all were well.
+    static func requireWatchableRoots(_ roots: [String]) throws {
+        let unusable = roots.compactMap { root -> String? in
+            guard let status = try? FileSystem.statusFollowingLinks(root) else { return "\(root): no such directory" }
+            if status.kind != .directory { return "\(root): not a directory" }
+            return FileSystem.isReadable(root) ? nil : "\(root): permission denied"
+        }
+        if !roots.isEmpty && unusable.count == roots.count {
+            for reason in unusable { FileHandle.standardError.write(Data("reswatch: cannot watch \(reason)\n".utf8)) }
+            throw fail("none of the roots can be watched; not starting")
+        }
+    }
+
+    /// The socket systemd passed (socket activation), or the configured path, prepared.
+    static func listen(_ configuration: inout DaemonConfiguration, _ policy: inout AccessPolicy, environment env: [String: String]) throws
+        -> SocketActivation.Listener?
+    {
+        let activated: SocketActivation.Listener?
+        do { activated = try SocketActivation.listener(environment: env) } catch { throw fail("socket activation: \(error)") }
+        if let activated {
+            configuration.socketPath = activated.path
+            // The unit's SocketGroup= (the socket systemd made) names the readers, unless the
+            // config says otherwise.
+            if policy.readerGroup == nil, let group = (try? FileSystem.status(activated.path))?.group, group != 0 {
+                policy.readerGroup = group
+            }
+        } else {
+            do { try SocketServerService.prepare(path: configuration.socketPath, group: policy.socketGroup) } catch {
+                throw fail("\(error)")
+            }
+        }
+        return activated
     }
 
     /// The core and its socket server: the daemon's own services, shared with `lsp --no-daemon`.

@@ -9,7 +9,7 @@ import SystemCalls
 
 /// `reswatch fix`: the repairs of what `check` finds, as a plan (each file it would write, create
 /// or rename, with a diff), carried out only with `--apply`, and undone with `--undo`.
-struct FixCommand: ParsableCommand {
+struct FixCommand: ParsableCommand, FailingCommand {
     static let configuration = CommandConfiguration(
         commandName: "fix",
         abstract: "Repairs what reswatch finds: prints the plan; --apply carries it out; --undo restores the last run.",
@@ -57,11 +57,6 @@ struct FixCommand: ParsableCommand {
 
     var onlyIDs: Set<String>? {
         only.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
-    }
-
-    static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("reswatch: \(message)\n".utf8))
-        return ExitCode(2)
     }
 
     /// A root as the person sees it: relative to the current folder when inside it.

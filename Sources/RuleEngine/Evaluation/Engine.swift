@@ -30,17 +30,17 @@ public final class Engine {
     public let root: String
     public let registry: KindRegistry
     public private(set) var baseRules: RuleSet
-    public private(set) var tree: ResourceTree
+    public internal(set) var tree: ResourceTree
     public let facts: FactsCache
     let parsed: ParsedCache
-    private var projectIndex: ProjectIndex
-    private var projects: [String: ProjectState] = [:]
+    var projectIndex: ProjectIndex
+    var projects: [String: ProjectState] = [:]
     /// Subject ↔ project, and the moves of the current change.
-    private(set) var subjects = SubjectIndex()
+    var subjects = SubjectIndex()
     private(set) var store = EvaluationStore()
-    private var scanDiagnostics: [Diagnostic] = []
+    var scanDiagnostics: [Diagnostic] = []
     /// What the current call dropped and stored (the delta comes from these alone).
-    private var delta = DeltaAccumulator()
+    var delta = DeltaAccumulator()
     /// Total evaluations run since creation (tests use it to prove incrementality).
     public private(set) var evaluationsRun = 0
     /// Evaluations run and time spent, per rule (by its module entry, `LoadedRule.source`): the
@@ -169,111 +169,16 @@ public final class Engine {
         return RelativePath.normalize(path)
     }
 
-    private func process(_ change: ResourceTree.Change, touched: Set<String>) -> DiagnosticDelta {
-        beginDelta()
-        var changed = Set<EvaluationInput>()
-        for p in change.added + change.removed + change.modified { changed.insert(.file(p)) }
-        // A path reported as changed is re-validated even if its stat looks the same: kernel
-        // timestamps are coarse (jiffies), so two same-size writes a few ms apart can share a key.
-        for p in touched where tree.isFile(p) {
-            changed.insert(.file(p))
-            facts.forget(tree.absolute(p))
-            parsed.forget(tree.absolute(p))
-        }
-        for d in change.listings { changed.insert(.listing(d)) }
-        for p in change.removed { facts.forget(tree.absolute(p)); parsed.forget(tree.absolute(p)) }
+    func beginDelta() { delta.begin(scan: scanDiagnostics) }
 
-        var dirty = Set<EvalKey>()
-        var fullKeyScan = false
-        var rescoped = Set<String>()
-        subjects.changes = []
-        let structural = !change.added.isEmpty || !change.removed.isEmpty
-        if structural {
-            let markerMoved = (change.added + change.removed).contains(where: ProjectIndex.isMarker)
-            let newIndex = markerMoved ? ProjectIndex(tree: tree) : projectIndex
-            if markerMoved && newIndex != projectIndex {
-                // Projects were re-scoped: rebuild every subject's project (rare).
-                projectIndex = newIndex
-                rebuildSubjects()
-                fullKeyScan = true
-            } else {
-                // O(change): only the added and removed paths' subjects move.
-                var affectedProjects = Set<String>()
-                for node in change.removedNodes { affectedProjects.formUnion(subjects.unsetAll(node, tree: tree)) }
-                for p in change.added { affectedProjects.formUnion(addSubjects(at: p)) }
-                for project in affectedProjects { updateProjectSubject(project) }
-                if change.listings.contains(where: tree.isUnreadable) || !scanDiagnostics.isEmpty { refreshScanDiagnostics() }
-            }
-            for (subject, old, new) in subjects.changes {
-                if let old {
-                    changed.insert(.subjects(subject.kind, project: old))
-                    for key in evalKeys(subject, project: old) { drop(key) }
-                }
-                if let new {
-                    changed.insert(.subjects(subject.kind, project: new))
-                    dirty.formUnion(evalKeys(subject, project: new))
-                }
-            }
-        }
-        // Contexts whose own inputs changed.
-        for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || !subjects.hasMembers(dir, in: tree) {
-            if !subjects.hasMembers(dir, in: tree) {
-                delta.drop(projects.removeValue(forKey: dir)?.diagnostics ?? [])
-                for key in store.keys {
-                    let project = subjects.project(of: key.subject, in: tree)
-                    if project == nil || project == dir { drop(key) }
-                }
-                continue
-            }
-            let fresh = resolveProject(dir)
-            if fresh.contexts != state.contexts || fresh.rules.rules.map(\.source) != state.rules.rules.map(\.source)
-                || fresh.rules.errors != state.rules.errors
-            {
-                for key in store.keys where subjects.project(of: key.subject, in: tree) == dir { drop(key) }
-                rescoped.insert(dir)
-            }
-            delta.drop(state.diagnostics)
-            delta.store(fresh.diagnostics)
-            projects[dir] = fresh
-        }
-        for input in changed {
-            dirty.formUnion(store.readers(of: input))
-            // Evaluations that read only their own file and found nothing keep no record (most
-            // images): a change to that file re-runs them directly.
-            if case .file(let p) = input {
-                // A listed folder stands for the files read in it (EvaluationStore.compacted).
-                dirty.formUnion(store.readers(of: .listing(RelativePath.parent(p))))
-                if let node = tree.node(p) {
-                    for kind in [SubjectKind.image, .infoPlist, .assetSet] {
-                        if let project = subjects.project(of: kind, node) { dirty.formUnion(evalKeys(Subject(kind, p), project: project)) }
-                    }
-                }
-            }
-        }
-        // After a re-scope or a context change, every subject without a record is evaluated.
-        if fullKeyScan {
-            for key in allEvalKeys() where !store.contains(key) { dirty.insert(key) }
-        } else {
-            for dir in rescoped {
-                for subject in subjects.subjects(inProject: dir, tree: tree) { dirty.formUnion(evalKeys(subject, project: dir)) }
-            }
-        }
-        let run = evaluate(Array(dirty))
-        // Nothing refers to the removed nodes any more: their ids may be reused.
-        tree.reclaim(change.removedNodes)
-        return endDelta(evaluationsRun: run)
-    }
-
-    private func beginDelta() { delta.begin(scan: scanDiagnostics) }
-
-    private func endDelta(evaluationsRun: Int) -> DiagnosticDelta {
+    func endDelta(evaluationsRun: Int) -> DiagnosticDelta {
         let result = delta.end(scan: scanDiagnostics, evaluationsRun: evaluationsRun)
         for d in result.added { severityCounts[d.severity, default: 0] += 1 }
         for d in result.removed { severityCounts[d.severity, default: 0] -= 1 }
         return result
     }
 
-    private func allEvalKeys() -> [EvalKey] {
+    func allEvalKeys() -> [EvalKey] {
         var keys: [EvalKey] = []
         keys.reserveCapacity(subjects.count)
         // A project's rules for a kind are picked once per (project, kind), not per subject.
@@ -289,7 +194,7 @@ public final class Engine {
     }
 
     /// The evaluations of one subject under a project's rules.
-    private func evalKeys(_ subject: Subject, project: String) -> [EvalKey] {
+    func evalKeys(_ subject: Subject, project: String) -> [EvalKey] {
         let rules = projects[project]?.rules ?? (!subjects.hasMembers(project, in: tree) ? baseRules : projectState(project).rules)
         return rules.rules.filter { $0.rule.subjectKinds.contains(subject.kind) && $0.rule.applies(to: subject) }
             .map { EvalKey(rule: $0.source, subject: subject) }
@@ -308,7 +213,7 @@ public final class Engine {
         projects = [:]
     }
 
-    private func resolveProject(_ dir: String) -> ProjectState {
+    func resolveProject(_ dir: String) -> ProjectState {
         let infoPlists = subjects.subjects(.infoPlist, inProject: dir, tree: tree).map(\.path)
         return ProjectResolver(
             root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec
@@ -318,7 +223,7 @@ public final class Engine {
     /// Rebuilds every subject's project. `recordingChanges` compares before and after (by path:
     /// both sides built as strings) for a re-scope; a full scan or a rule reload, with an empty
     /// store, re-runs everything anyway and skips it.
-    private func rebuildSubjects(recordingChanges: Bool = true) {
+    func rebuildSubjects(recordingChanges: Bool = true) {
         projectIndex = ProjectIndex(tree: tree)
         let before = recordingChanges ? subjects.snapshot(tree: tree) : [:]
         subjects.removeAll()
@@ -365,7 +270,7 @@ public final class Engine {
     }
 
     /// Adds the subject a new path is; returns the projects touched.
-    private func addSubjects(at path: String) -> Set<String> {
+    func addSubjects(at path: String) -> Set<String> {
         guard let node = tree.node(path), !Self.isModuleDirectory(RelativePath.parent(path)) else { return [] }
         let isDirectory = tree.isDirectory(node: node)
         guard let kind = SubjectClassifier.subjects(for: path, isDirectory: isDirectory).first?.kind else { return [] }
@@ -377,7 +282,7 @@ public final class Engine {
 
     /// Project directories are projects (and evaluated as such) while they exist and hold subjects
     /// or are marked as projects.
-    private func updateProjectSubject(_ dir: String, recording: Bool = true) {
+    func updateProjectSubject(_ dir: String, recording: Bool = true) {
         // A directory that is gone had its subjects taken out with its node.
         guard let node = tree.node(dir), tree.isDirectory(node: node) else { return }
         let isSubject = subjects.project(of: .project, node) != nil
@@ -396,7 +301,7 @@ public final class Engine {
     }
 
     /// The engine's own diagnostics: directories that cannot be read.
-    private func refreshScanDiagnostics() {
+    func refreshScanDiagnostics() {
         scanDiagnostics = tree.unreadable.keys.sorted().map { dir in
             let reason = tree.unreadable[dir]!.reason
             return Diagnostic(
@@ -406,11 +311,11 @@ public final class Engine {
         }
     }
 
-    private func drop(_ key: EvalKey) { delta.drop(store.drop(key)) }
+    func drop(_ key: EvalKey) { delta.drop(store.drop(key)) }
 
     /// Plans a batch (each evaluation's rule and project context), runs it on the evaluator and
     /// stores the records that come back.
-    private func evaluate(_ keys: [EvalKey]) -> Int {
+    func evaluate(_ keys: [EvalKey]) -> Int {
         guard !keys.isEmpty else { return 0 }
         // Each evaluation refers to its rule and context by index: a context or an allowed-id set
         // per evaluation cost ~1 KB each (100 MB at 100k files) while the batch was planned.
@@ -459,58 +364,4 @@ public final class Engine {
         return items.count
     }
 
-}
-
-/// Project-model reads against the tree, recorded as inputs of the project's context.
-final class TreeAccess: ProjectFileAccess {
-    let tree: ResourceTree
-    var inputs: Set<EvaluationInput> = []
-    init(tree: ResourceTree) { self.tree = tree }
-
-    func read(_ path: String) -> Result<[UInt8], SystemError> {
-        inputs.insert(.file(path))
-        switch tree.contentPath(path) {
-        case .failure(let e): return .failure(e)
-        case .success(let real):
-            do { return .success(try FileSystem.readFile(real, limit: FileLimits.bytes(for: path))) } catch { return .failure(error) }
-        }
-    }
-
-    func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
-        inputs.insert(.listing(directory))
-        inputs.insert(.file(directory))
-        return tree.entries(of: directory)
-    }
-}
-
-/// One rule's evaluations, named by its kind and module entry.
-public struct RuleMetric: Sendable {
-    public let kind: String
-    public let source: String
-    public let stat: RuleStat
-}
-
-extension Engine {
-    /// `ruleStats` with each rule's kind.
-    public var ruleMetrics: [RuleMetric] {
-        var kinds: [String: String] = [:]
-        for r in baseRules.rules { kinds[r.source] = r.kindName }
-        for p in projectRuleSets { for r in p.rules { kinds[r.source] = r.kindName } }
-        return ruleStats.map { RuleMetric(kind: kinds[$0.key] ?? "unknown", source: $0.key, stat: $0.value) }
-    }
-}
-
-/// How often a rule ran and for how long (the daemon's `reswatch_rule_evaluation*` metrics).
-public struct RuleStat: Sendable, Equatable {
-    public var evaluations = 0
-    public var nanoseconds: UInt64 = 0
-    public init() {}
-    mutating func add(nanoseconds n: UInt64) {
-        evaluations += 1
-        nanoseconds &+= n
-    }
-    mutating func merge(_ o: RuleStat) {
-        evaluations += o.evaluations
-        nanoseconds &+= o.nanoseconds
-    }
 }

@@ -85,12 +85,24 @@ public struct LegacyIconsKind: RuleKind {
                     message: "\(file) is \(h.width)x\(h.height) but should be \(row.pixels)x\(row.pixels) (its legacy name)")
             }
         }
-        let label = project.devices == [.iphone] ? "iPhone-only" : (project.devices == [.ipad] ? "iPad-only" : "universal")
         // A missing size is shown on the key that lists the icons (where a file name goes).
         let listKey = ["CFBundleIcons", "CFBundleIconFiles", "CFBundleIconFile"].first { plist[$0] != nil }
+        reportMissingSizes(
+            rows.filter { !sizes.contains($0.pixels) }, context, infoPath: infoPath, key: listKey, missingNames: missingNames)
+        reportStoreIcon(context, infoPath: infoPath)
+    }
+
+    /// icon.missing-required / icon.missing-recommended for the table's sizes no listed file has
+    /// (a size missing because a listed file is missing follows that finding).
+    func reportMissingSizes(
+        _ rows: [IconTableRow], _ context: EvaluationContext, infoPath: String, key: String?,
+        missingNames: [(name: String, finding: ReportedFinding?)]
+    ) {
+        let project = context.project
+        let label = project.devices == [.iphone] ? "iPhone-only" : (project.devices == [.ipad] ? "iPad-only" : "universal")
         var reported = Set<Int>()
         for pass in [IconLevel.required, .recommended] {
-            for row in rows where !sizes.contains(row.pixels) && !reported.contains(row.pixels) {
+            for row in rows where !reported.contains(row.pixels) {
                 var level = row.level(for: project.distribution)
                 if let from = row.legacyFrom, project.deploymentTarget >= from { level = .optional }
                 if level == .settings { level = AppIconSetKind.hasSettingsBundle(context) ? .recommended : .optional }
@@ -102,7 +114,7 @@ public struct LegacyIconsKind: RuleKind {
                 if pass == .required {
                     context.report(
                         AppIconSetKind.missingRequired(code: row.code),
-                        path: infoPath, key: listKey,
+                        path: infoPath, key: key,
                         message:
                             "\(what) among the icons Info.plist names ("
                             + (row.file == nil ? "App Store Connect requires it for apps that run on iPad" : "required for \(label) apps")
@@ -110,12 +122,11 @@ public struct LegacyIconsKind: RuleKind {
                         follows: cause, brief: what)
                 } else {
                     context.report(
-                        AppIconSetKind.missingRecommended, path: infoPath, key: listKey,
+                        AppIconSetKind.missingRecommended, path: infoPath, key: key,
                         message: "\(what) among the icons Info.plist names (optional but recommended)", follows: cause, brief: what)
                 }
             }
         }
-        reportStoreIcon(context, infoPath: infoPath)
     }
 
     /// App Store Connect takes the 1024 App Store icon from an asset catalog (ITMS-90704): an app

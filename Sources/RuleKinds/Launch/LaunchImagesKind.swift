@@ -98,18 +98,9 @@ public struct LaunchImagesKind: RuleKind {
         let file = RelativePath.name(subject.path)
         let parent = RelativePath.name(RelativePath.parent(subject.path))
         guard SubjectClassifier.assetSetType(ofDirectory: parent) == nil, file.lowercased().hasSuffix(".png") else { return }
-        var plist: [String: PlistValue] = [:]
-        if let info = context.project.infoPlist, case .success(let (value, _)) = context.plist(info) { plist = value.dictionary ?? [:] }
-        var bases = ["Default"]
-        for key in ["UILaunchImageFile", "UILaunchImageFile~ipad"] { if let b = plist[key]?.string { bases.append(b) } }
-        // UILaunchImages entries: the size comes from the entry (points × scale), not the name.
-        var entries: [String: (width: Double, height: Double, landscape: Bool)] = [:]
-        for e in plist["UILaunchImages"]?.array ?? [] {
-            guard let n = e["UILaunchImageName"]?.string else { continue }
-            bases.append(n)
-            let size = e["UILaunchImageSize"]?.string.flatMap(LaunchSize.parse) ?? (320, 480)
-            entries[n] = (size.width, size.height, (e["UILaunchImageOrientation"]?.string ?? "Portrait").hasPrefix("Landscape"))
-        }
+        let names = LaunchPlistNames(context)
+        let bases = names.bases
+        let entries = names.entries
         let stem = String(file.dropLast(4))
         guard let base = bases.filter({ stem.hasPrefix($0) }).max(by: { $0.count < $1.count }) else {
             if stem.lowercased().hasPrefix("default") {
@@ -134,7 +125,6 @@ public struct LaunchImagesKind: RuleKind {
         if !rest.isEmpty && !rest.hasPrefix("-") { return }  // "DefaultLogo.png": not a launch image name
         var height = "-"
         var orientation = "-"
-        let schemes = Set((plist["CFBundleURLTypes"]?.array ?? []).flatMap { $0["CFBundleURLSchemes"]?.array?.compactMap(\.string) ?? [] })
         for (i, m) in modifiers.enumerated() {
             if Self.heights.contains(m) {
                 if i != 0 {
@@ -143,18 +133,13 @@ public struct LaunchImagesKind: RuleKind {
                 height = m
             } else if Self.orientations.contains(m) {
                 orientation = m
-            } else if !schemes.contains(m) {
+            } else if !names.schemes.contains(m) {
                 context.report(
                     Self.badName, path: subject.path,
                     message: "\(file): -\(m) is neither a size, an orientation nor a declared URL scheme (CFBundleURLSchemes)")
             }
         }
-        if height == "568h" || height == "667h", scale != 2 {
-            context.report(Self.badName, path: subject.path, message: "\(file): -\(height) images are @2x")
-        }
-        if height == "736h" || height == "812h", scale != 3 {
-            context.report(Self.badName, path: subject.path, message: "\(file): -\(height) images are @3x")
-        }
+        reportScale(of: height, scale: scale, file: file, subject.path, context)
         let iPad = device == "ipad" || (device == nil && orientation != "-" && context.project.devices.contains(.ipad))
         if orientation != "-", !iPad, (device == "iphone" || context.project.devices == [.iphone]), height != "736h" {
             context.report(Self.badName, path: subject.path, message: "\(file): orientation modifiers apply to iPad launch images only")
@@ -162,20 +147,34 @@ public struct LaunchImagesKind: RuleKind {
         guard case .success(let facts) = context.image(subject.path), let header = facts.header else { return }
         // The entry's size applies to the file it resolves to: its name plus a scale (and ~iphone).
         if let entry = entries[base], modifiers.isEmpty, device != "ipad" {
-            let w = CheckedNumber.rounded(entry.width * Double(scale), in: 0...CheckedNumber.maximumPixels) ?? -1
-            let h = CheckedNumber.rounded(entry.height * Double(scale), in: 0...CheckedNumber.maximumPixels) ?? -1
-            let row = Row(
-                device: "-", height: "-", orientation: "-", scale: scale, width: entry.landscape ? h : w, heightPx: entry.landscape ? w : h,
-                legacy: false)
-            let points =
-                "{\(CheckedNumber.int(entry.width).map(String.init) ?? String(entry.width)), \(CheckedNumber.int(entry.height).map(String.init) ?? String(entry.height))}"
-            check(subject.path, header, [row], "its UILaunchImages entry \(points) @\(scale)x", context)
-            return
+            return check(subject.path, header, entry: entry, scale: scale, context)
         }
         // A height modifier at @1x (-568h.png) names no size at all: launch.bad-name says so.
         if height != "-" && scale == 1 { return }
         let candidates = expected(iPad ? "ipad" : "iphone", height, orientation, scale)
         check(subject.path, header, candidates, "its name", context)
+    }
+
+    /// -568h and -667h images are @2x; -736h and -812h @3x.
+    func reportScale(of height: String, scale: Int, file: String, _ path: String, _ context: EvaluationContext) {
+        if height == "568h" || height == "667h", scale != 2 {
+            context.report(Self.badName, path: path, message: "\(file): -\(height) images are @2x")
+        }
+        if height == "736h" || height == "812h", scale != 3 {
+            context.report(Self.badName, path: path, message: "\(file): -\(height) images are @3x")
+        }
+    }
+
+    /// A file a UILaunchImages entry names: its size is the entry's (points × scale), not the name's.
+    func check(_ path: String, _ header: PNGHeader, entry: LaunchPlistNames.Entry, scale: Int, _ context: EvaluationContext) {
+        let w = CheckedNumber.rounded(entry.width * Double(scale), in: 0...CheckedNumber.maximumPixels) ?? -1
+        let h = CheckedNumber.rounded(entry.height * Double(scale), in: 0...CheckedNumber.maximumPixels) ?? -1
+        let row = Row(
+            device: "-", height: "-", orientation: "-", scale: scale, width: entry.landscape ? h : w, heightPx: entry.landscape ? w : h,
+            legacy: false)
+        let points =
+            "{\(CheckedNumber.int(entry.width).map(String.init) ?? String(entry.width)), \(CheckedNumber.int(entry.height).map(String.init) ?? String(entry.height))}"
+        check(path, header, [row], "its UILaunchImages entry \(points) @\(scale)x", context)
     }
 
     // MARK: .launchimage sets
@@ -248,4 +247,27 @@ public struct LaunchImagesKind: RuleKind {
                 ], triggers: ["launch.size-mismatch"]),
         ]
     }()
+}
+
+/// The launch image names Info.plist declares (besides "Default"), the sizes UILaunchImages
+/// entries give them, and the URL schemes a launch image name may carry.
+struct LaunchPlistNames {
+    typealias Entry = (width: Double, height: Double, landscape: Bool)
+    var bases = ["Default"]
+    var entries: [String: Entry] = [:]
+    let schemes: Set<String>
+
+    init(_ context: EvaluationContext) {
+        var plist: [String: PlistValue] = [:]
+        if let info = context.project.infoPlist, case .success(let (value, _)) = context.plist(info) { plist = value.dictionary ?? [:] }
+        for key in ["UILaunchImageFile", "UILaunchImageFile~ipad"] { if let b = plist[key]?.string { bases.append(b) } }
+        // UILaunchImages entries: the size comes from the entry (points × scale), not the name.
+        for e in plist["UILaunchImages"]?.array ?? [] {
+            guard let n = e["UILaunchImageName"]?.string else { continue }
+            bases.append(n)
+            let size = e["UILaunchImageSize"]?.string.flatMap(LaunchSize.parse) ?? (320, 480)
+            entries[n] = (size.width, size.height, (e["UILaunchImageOrientation"]?.string ?? "Portrait").hasPrefix("Landscape"))
+        }
+        schemes = Set((plist["CFBundleURLTypes"]?.array ?? []).flatMap { $0["CFBundleURLSchemes"]?.array?.compactMap(\.string) ?? [] })
+    }
 }
