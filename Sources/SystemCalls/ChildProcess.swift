@@ -68,36 +68,30 @@ public enum ChildProcess {
                 if exitStatus == nil { _ = reap(pid) }
                 return ChildOutput(exit: exitStatus.map(exitOf) ?? .timedOut, stdout: out, stderr: err, truncated: truncated)
             }
-            var fds: [pollfd] = []
-            if openOut { fds.append(pollfd(fd: stdoutPipe[0], events: Int16(POLLIN), revents: 0)) }
-            if openErr { fds.append(pollfd(fd: stderrPipe[0], events: Int16(POLLIN), revents: 0)) }
-            if stdinPipe[1] >= 0 { fds.append(pollfd(fd: stdinPipe[1], events: Int16(POLLOUT), revents: 0)) }
+            var fds =
+                [openOut ? stdoutPipe[0] : -1, openErr ? stderrPipe[0] : -1].filter { $0 >= 0 }.map {
+                    pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+                } + (stdinPipe[1] >= 0 ? [pollfd(fd: stdinPipe[1], events: Int16(POLLOUT), revents: 0)] : [])
             // After the exit, only what is already written is read (no waiting on a background child).
             let ready = poll(&fds, nfds_t(fds.count), exitStatus == nil ? Int32(min(remaining, 50)) : 0)
             if ready == 0 && exitStatus != nil { break }
             if ready < 0 {
                 if errno == EINTR { continue }
-                let code = errno
-                kill(pid, SIGKILL)
-                _ = reap(pid)
-                throw SystemError(call: "poll", path: argv[0], errno: code)
+                throw Self.abandon(pid, SystemError(call: "poll", path: argv[0], errno: errno))
             }
             for f in fds where f.revents != 0 {
                 if f.fd == stdinPipe[1] {
-                    let n = input.withUnsafeBytes { write(f.fd, $0.baseAddress! + written, input.count - written) }
-                    if n > 0 { written += n }
-                    if n < 0 && errno != EAGAIN && errno != EINTR || written == input.count {
-                        close(stdinPipe[1]); stdinPipe[1] = -1  // EPIPE: the child does not read stdin
-                    }
+                    // All written, or EPIPE (the child does not read stdin): its end is closed.
+                    if !Self.feed(input, written: &written, to: f.fd) { close(stdinPipe[1]); stdinPipe[1] = -1 }
                     continue
                 }
                 let n = read(f.fd, &buffer, buffer.count)
                 if n > 0 {
                     if f.fd == stdoutPipe[0] {
-                        if out.count < outputLimit { out += buffer[0..<min(n, outputLimit - out.count)] }
-                        if out.count >= outputLimit && n > 0 { truncated = truncated || out.count + n > outputLimit }
-                    } else if err.count < 8192 {
-                        err += buffer[0..<min(n, 8192 - err.count)]
+                        Self.keep(buffer[0..<n], in: &out, limit: outputLimit, truncated: &truncated)
+                    } else {
+                        var ignored = false
+                        Self.keep(buffer[0..<n], in: &err, limit: 8192, truncated: &ignored)
                     }
                 } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
                     if f.fd == stdoutPipe[0] { openOut = false } else { openErr = false }
@@ -162,6 +156,26 @@ public enum ChildProcess {
             }
             usleep(1000)
         }
+    }
+
+    /// Kills and reaps the child after `error`, which is returned to be thrown.
+    private static func abandon(_ pid: pid_t, _ error: SystemError) -> SystemError {
+        kill(pid, SIGKILL)
+        _ = reap(pid)
+        return error
+    }
+
+    /// Writes more of `input`; false once it is all written or the child stopped reading.
+    private static func feed(_ input: [UInt8], written: inout Int, to fd: Int32) -> Bool {
+        let n = input.withUnsafeBytes { write(fd, $0.baseAddress! + written, input.count - written) }
+        if n > 0 { written += n }
+        return !(n < 0 && errno != EAGAIN && errno != EINTR || written == input.count)
+    }
+
+    /// Appends what fits under `limit`; `truncated` once something did not.
+    private static func keep(_ chunk: ArraySlice<UInt8>, in output: inout [UInt8], limit: Int, truncated: inout Bool) {
+        if output.count < limit { output += chunk.prefix(limit - output.count) }
+        if output.count >= limit { truncated = truncated || output.count + chunk.count > limit }
     }
 
     private static func reap(_ pid: pid_t) -> Int32 {

@@ -1,0 +1,114 @@
+import SystemCalls
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the index knows: paths, nodes, statuses, listings and exclusions.
+extension ResourceTree {
+    /// The absolute path to read a file's content from, or why it must not be read: not in the
+    /// tree, or a symbolic link whose target leaves the checked root (a Contents.json linked to
+    /// /etc/shadow is not parsed, and nothing of it reaches a message).
+    public func contentPath(_ path: String) -> Result<String, SystemError> {
+        guard let status = status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: ENOENT)) }
+        return contentPath(path, status: status)
+    }
+
+    /// `contentPath(_:)` for a caller that has just looked the file's status up.
+    public func contentPath(_ path: String, status: TreeFileStatus) -> Result<String, SystemError> {
+        let abs = absolute(path)
+        guard status.kind == .symlink else { return .success(abs) }
+        guard let target = FileSystem.realPath(abs) else {
+            return .failure(SystemError(call: "open", path: abs, errno: ENOENT, detail: "a symbolic link whose target does not exist"))
+        }
+        guard let realRoot, target == realRoot || target.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
+            return .failure(
+                SystemError(
+                    call: "open", path: abs, errno: EACCES, detail: "a symbolic link that leads outside the checked root: not read"))
+        }
+        return .success(target)
+    }
+
+    public func absolute(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
+
+    /// The node at a root-relative path, if the tree holds it.
+    public func node(_ path: String) -> NodeID? { nodes.lookup(path) }
+    /// The root-relative path of a node.
+    public func path(of node: NodeID) -> String { nodes.path(node) }
+    public func name(of node: NodeID) -> String { nodes.name(node) }
+    public func parent(of node: NodeID) -> NodeID { nodes.parent[Int(node)] }
+    public func isDirectory(node: NodeID) -> Bool { nodes.isDirectoryLike(node) }
+    /// False for a node removed (and not yet reclaimed) or free.
+    public func isLive(_ node: NodeID) -> Bool { nodes.isLive(node) }
+
+    /// A file's `lstat` (nil for directories and paths not in the tree).
+    public func status(of path: String) -> TreeFileStatus? {
+        guard let id = nodes.lookup(path), nodes.state[Int(id)] == .file else { return nil }
+        return nodes.status(id)
+    }
+
+    public func isFile(_ path: String) -> Bool { status(of: path) != nil }
+    public func isDirectory(_ path: String) -> Bool { nodes.lookup(path).map(nodes.isDirectoryLike) ?? false }
+    public func contains(_ path: String) -> Bool { nodes.lookup(path) != nil }
+    public func isUnreadable(_ path: String) -> Bool { nodes.lookup(path).map { nodes.state[Int($0)] == .unreadable } ?? false }
+
+    public var fileCount: Int { nodes.fileCount }
+
+    /// Files at or below `path`, counted on the nodes (0 when the tree does not hold it).
+    public func fileCount(under path: String) -> Int {
+        guard let top = nodes.lookup(path) else { return 0 }
+        var count = 0
+        var stack = [top]
+        while let id = stack.popLast() {
+            switch nodes.state[Int(id)] {
+            case .file: count += 1
+            case .directory: stack += nodes.children[Int(id)]
+            case .unreadable, .removed, .free: break
+            }
+        }
+        return count
+    }
+
+    /// Every file's path (built on demand: the tree stores none).
+    public var filePaths: [String] {
+        var out: [String] = []
+        out.reserveCapacity(nodes.fileCount)
+        for i in 0..<nodes.capacity where nodes.state[i] == .file { out.append(nodes.path(NodeID(i))) }
+        return out
+    }
+
+    /// Directories that could not be listed, with why.
+    public var unreadable: [String: SystemError] {
+        var out: [String: SystemError] = [:]
+        for (id, error) in unreadableErrors { out[nodes.path(id)] = error }
+        return out
+    }
+
+    /// Calls `body` with every listed directory (unreadable ones excluded) and its live children.
+    public func forEachDirectory(_ body: (_ directory: NodeID, _ children: [NodeID]) -> Void) {
+        for i in 0..<nodes.capacity where nodes.state[i] == .directory { body(NodeID(i), nodes.children[i]) }
+    }
+
+    public func entries(of directory: String) -> Result<[DirectoryEntry], SystemError> {
+        guard let id = nodes.lookup(directory), nodes.isDirectoryLike(id) else {
+            return .failure(SystemError(call: "opendir", path: absolute(directory), errno: 2))
+        }
+        if let error = unreadableErrors[id] { return .failure(error) }
+        return .success(
+            nodes.children[Int(id)].compactMap { child in
+                nodes.isLive(child) ? DirectoryEntry(name: nodes.name(child), isDirectory: nodes.isDirectoryLike(child)) : nil
+            })
+    }
+
+    /// True when any component of the path is an excluded name.
+    public func isExcluded(_ path: String) -> Bool {
+        path.split(separator: "/").contains { isExcludedName(String($0)) }
+    }
+
+    public func isExcludedName(_ name: String) -> Bool {
+        excludes.contains(name)
+    }
+
+    /// Bytes of names held: each name once (the tree stores no paths).
+    public var nameBytes: Int { nodes.arena.count - nodes.garbageBytes }
+}
