@@ -1,7 +1,7 @@
 import Foundation
 import SystemCalls
 
-/// sd_notify written by hand: one datagram per message to `$NOTIFY_SOCKET` (design.md).
+/// sd_notify written by hand: one datagram per message to `$NOTIFY_SOCKET` (the whole protocol; no libsystemd).
 /// Does nothing when the variable is unset (not started by systemd).
 public struct SystemdNotifier: Sendable {
     public let socketPath: String?

@@ -16,7 +16,7 @@ import SystemCalls
 /// Added as a plain folder (`lastKnownFileType = folder`), or expanded into its files (XcodeGen
 /// before 2.45.1, issue #1556: `icon.json` and the layers bundled one by one), it is copied raw
 /// and actool never sees it ("None of the input catalogs contained a matching … app icon set").
-/// Sources: ../shared/research/modern-apple-resources.md §1.2, §1.5.
+/// Sources: Icon Composer, Xcode 26 release notes (docs/sources.md).
 public struct IconBundleMembership: Sendable, Hashable {
     /// A `.icon` named in the Resources phase.
     public struct Reference: Sendable, Hashable {

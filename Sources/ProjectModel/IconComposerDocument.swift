@@ -8,7 +8,7 @@ import Foundation
 /// of real bundles (Dimillian/IceCubesApp, e-marchand/TestAppIcon, Awful/Awful.app); where they
 /// disagree, the wider one is taken (`blur-material: null` is real). Departures are therefore
 /// `schema` notes (warnings), never errors; only a missing or unparsable document, or one without
-/// `groups`, is structural. Sources: ../shared/research/modern-apple-resources.md §1.3, §1.4.
+/// `groups`, is structural. Sources: Icon Composer (docs/sources.md) and real `.icon` bundles (IceCubesApp, Awful.app).
 public struct IconComposerDocument: Sendable {
     /// A layer's asset, and the key path it was named at ("groups[0].layers[1].image-name").
     public struct AssetName: Sendable, Hashable {

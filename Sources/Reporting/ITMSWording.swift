@@ -1,5 +1,5 @@
 /// What App Store Connect says for each ITMS code a rule carries: the words people paste into a
-/// search box. Sources: ../shared/research/validation-anchors.md §1.1 (ITMS table, with the public
+/// search box. Sources: ITMS wording (docs/sources.md; with the public
 /// issues each wording was seen in) and modern-apple-resources.md §2.6 (privacy manifests) and §3
 /// (bundle keys, watchOS, tvOS). "…" stands for a name of the uploaded app.
 public enum ITMSWording {

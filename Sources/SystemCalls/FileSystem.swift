@@ -25,7 +25,7 @@ public struct FileStatus: Hashable, Sendable {
         self.mode = mode
     }
 
-    /// The cache key of design.md: (device, inode, size, mtime ns).
+    /// The facts cache key: (device, inode, size, mtime ns).
     public var key: FileKey { FileKey(device: device, inode: inode, size: size, modifiedNanoseconds: modifiedNanoseconds) }
 }
 

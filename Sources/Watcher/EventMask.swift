@@ -1,6 +1,6 @@
 import CInotifyTools
 
-/// inotify event bits, typed (design.md: no stringly-typed masks).
+/// inotify event bits, typed (no stringly-typed masks).
 public struct EventMask: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -17,6 +17,6 @@ public struct EventMask: OptionSet, Sendable, Hashable {
     public static let ignored = EventMask(rawValue: UInt32(IN_IGNORED))
     public static let isDirectory = EventMask(rawValue: UInt32(IN_ISDIR))
 
-    /// design.md's mask. Never IN_OPEN / IN_ACCESS: the daemon's own reads must not cause work.
+    /// The watched mask. Never IN_OPEN / IN_ACCESS: the daemon's own reads must not cause work.
     public static let watched: EventMask = [.closeWrite, .create, .delete, .deleteSelf, .moveSelf, .movedFrom, .movedTo, .attrib]
 }

@@ -4,7 +4,7 @@ import Synchronization
 import SystemCalls
 
 /// Watches directory trees through libinotifytools. The library is process-global, unlocked and
-/// blocking, so one dedicated thread makes every call (design.md); events are copied out at once
+/// blocking, so one dedicated thread makes every call (libinotifytools is not thread-safe); events are copied out at once
 /// and handed on through a bounded `AsyncStream`. Roots are added and removed through commands the
 /// thread picks up within a second.
 public final class InotifyWatcher: Sendable {

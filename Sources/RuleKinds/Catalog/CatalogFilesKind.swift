@@ -7,7 +7,7 @@ import SystemCalls
 /// for every set kind that holds files (image, launch image, data and symbol sets, also inside
 /// image stacks and brand assets; a colour set's entries name none, so any image in it is
 /// unassigned). App icon sets have their own rules (`icon.file-missing`,
-/// `icon.unassigned`). Source: ../shared/research/validation-anchors.md §2 (actool warnings).
+/// `icon.unassigned`). Source: actool (docs/sources.md).
 public struct CatalogFilesKind: RuleKind {
     public static let name = "catalog-files"
     public static let summary = "Checks that the files an asset set's Contents.json names exist, and that every file in a set is named."

@@ -4,7 +4,7 @@ import ProjectModel
 /// CFBundleIcons' file lists) and how iOS finds them: shared by the legacy icon rules, the stray
 /// template rule, the icon key rule and the PNG properties rule.
 enum LegacyIconNames {
-    /// Icon file names iOS looks up by name (seed 001), whatever the Info.plist lists.
+    /// Icon file names iOS looks up by name (iOS Application Programming Guide, 2010), whatever the Info.plist lists.
     static let fixedNames: Set<String> = [
         "Icon.png", "Icon@2x.png", "Icon-72.png", "Icon-72@2x.png", "Icon-Small.png", "Icon-Small@2x.png", "Icon-Small-50.png",
         "Icon-Small-50@2x.png",

@@ -7,7 +7,7 @@ import SystemCalls
 /// App Store Connect: "Missing recommended icon - The bundle does not contain an alternate app
 /// icon for iPhone / iPod Touch of exactly '120x120' pixels … for iOS versions >= 10.0"
 /// (ITMS-90890; iPad: 152x152 and 167x167, ITMS-90892). Source:
-/// ../shared/research/modern-apple-resources.md §3 (Mealie-Recipes-iOS-APP PR #5).
+/// ITMS wording (docs/sources.md; Mealie-Recipes-iOS-APP PR #5).
 public struct AlternateIconsKind: RuleKind {
     public static let name = "alternate-icons"
     public static let summary = "Checks that every alternate app icon has the sizes the app's devices need."

@@ -3,7 +3,7 @@ import RuleEngine
 import SystemCalls
 
 /// `icon.set-missing`: the configured app icon exists, as an `.appiconset` or (Xcode 26) as an
-/// Icon Composer `.icon` (../shared/research/modern-apple-resources.md §1.5).
+/// Icon Composer `.icon` (Icon Composer, docs/sources.md).
 public struct AppIconReferenceKind: RuleKind {
     public static let name = "appicon-reference"
     public static let summary = "Checks that the configured app icon name names an .appiconset or an Icon Composer .icon."

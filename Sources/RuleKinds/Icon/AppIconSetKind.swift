@@ -50,7 +50,7 @@ public struct AppIconSetKind: RuleKind {
         summary:
             "An app icon (other than the App Store icon) has pixels a person can see through: alpha below 230 of 255, outside the corners the rounded icon mask hides (a circle of radius 15% of the side in each corner).",
         rationale:
-            "QA1686 (seed 000): \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black. Nearly opaque pixels (anti-aliased edges) and the masked corners do not show.",
+            "QA1686: \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black. Nearly opaque pixels (anti-aliased edges) and the masked corners do not show.",
         fix: "Fill transparent areas with a solid colour and save without alpha.")
     public static let fileMissing = RuleInfo(
         id: "icon.file-missing", severity: .error, summary: "Contents.json names a file that is not in the set folder.",

@@ -2,7 +2,7 @@ import Findings
 import RuleEngine
 import SystemCalls
 
-/// `icon.itunesartwork`: iTunesArtwork files follow QA1686 (seed 000, Tables 1/3/5).
+/// `icon.itunesartwork`: iTunesArtwork files follow QA1686, Tables 1/3/5.
 public struct ITunesArtworkKind: RuleKind {
     public static let name = "itunes-artwork"
     public static let summary = "Checks iTunesArtwork files: not for App Store builds, no extension, 512x512 (@2x 1024x1024)."
@@ -13,7 +13,7 @@ public struct ITunesArtworkKind: RuleKind {
         summary:
             "iTunesArtwork present for App Store distribution (\"Do not include\"), named with an extension, or not 512x512 (@2x 1024x1024).",
         rationale:
-            "QA1686 (seed 000): iTunesArtwork is for Ad Hoc builds only (\"Do not include\" for the App Store), \"should be in png format, but name them without the .png extension\", 512x512 / 1024x1024.",
+            "QA1686: iTunesArtwork is for Ad Hoc builds only (\"Do not include\" for the App Store), \"should be in png format, but name them without the .png extension\", 512x512 / 1024x1024.",
         fix:
             "Leave iTunesArtwork out of App Store builds; for Ad Hoc, name it iTunesArtwork / iTunesArtwork@2x without extension at 512 / 1024 px."
     )

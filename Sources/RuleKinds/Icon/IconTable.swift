@@ -47,7 +47,7 @@ enum IconLevel: String, Sendable {
     case required, recommended, settings, omit, optional
 }
 
-/// One row of QA1686's icon tables (seed 000), as rules/app-icons.yaml writes it.
+/// One row of QA1686's icon tables (QA1686), as rules/app-icons.yaml writes it.
 struct IconTableRow: Sendable {
     let table: String  // iphone | ipad | universal
     let group: String  // modern | legacy

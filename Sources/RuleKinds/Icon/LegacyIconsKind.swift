@@ -5,7 +5,7 @@ import RuleEngine
 import SystemCalls
 
 /// Loose app icons named by Info.plist (`CFBundleIconFile(s)`, `CFBundleIcons`(`~ipad`)), checked
-/// against QA1686's tables (seed 000) — for apps that do not take their icons from an asset catalog.
+/// against QA1686's tables — for apps that do not take their icons from an asset catalog.
 public struct LegacyIconsKind: RuleKind {
     public static let name = "legacy-icons"
     public static let summary = "Checks loose icon files named by Info.plist against Apple's icon tables (QA1686)."
@@ -65,7 +65,7 @@ public struct LegacyIconsKind: RuleKind {
             }
             declared += found
         }
-        // iOS finds the fixed names by name (seed 001: before 3.2 only so; from iOS 4 after
+        // iOS finds the fixed names by name (iOS Application Programming Guide (2010): before 3.2 only so; from iOS 4 after
         // CFBundleIconFiles): a file there under its fixed name is an icon, listed or not.
         declared += files.filter { LegacyIconNames.fixedNames.contains($0.key) }.map(\.value)
         if names.isEmpty && declared.isEmpty { return }

@@ -14,7 +14,7 @@ public struct StrayIconTemplateKind: RuleKind {
         id: "icon.stray-template", severity: .warning,
         summary: "Images outside the configured icons whose names follow the icon naming convention (Icon*.png, AppIcon*.png).",
         rationale:
-            "QA1686 (seed 000), \"The wrong icon appears\": iOS and the App Store may pick up a bundled file named like an icon instead of the configured one.",
+            "QA1686, \"The wrong icon appears\": iOS and the App Store may pick up a bundled file named like an icon instead of the configured one.",
         fix: "Rename or remove the file, or reference it as an icon (asset catalog or CFBundleIconFiles).")
     public static let rules = [stray]
 

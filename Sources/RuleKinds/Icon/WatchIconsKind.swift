@@ -6,7 +6,7 @@ import SystemCalls
 /// `icon.watch-marketing-missing`, `icon.watch-alpha`: a watch app's icon set as App Store
 /// Connect checks it. Pixel sizes of watch slots (size × scale, as actool computes them) are
 /// `icon.size-mismatch`, judged by `appicon-set` for every idiom. Sources:
-/// ../shared/research/validation-anchors.md §1.1 (ITMS-90719, ITMS-90396) and §2.4 (watch slots),
+/// ITMS wording (ITMS-90719, ITMS-90396) and the Asset Catalog Format Reference (watch slots),
 /// modern-apple-resources.md §3 (RevenueCat/purchases-ios PR #2705).
 public struct WatchIconsKind: RuleKind {
     public static let name = "watch-icons"

@@ -6,7 +6,7 @@ import SystemCalls
 /// `iconcomposer.json-invalid`, `iconcomposer.asset-missing`, `iconcomposer.asset-invalid`,
 /// `iconcomposer.schema`: an Icon Composer bundle (`X.icon`, Xcode 26) is a document Xcode can
 /// compile. Its PNG layers are judged by `png-properties` like images in a set.
-/// Sources: ../shared/research/modern-apple-resources.md §1.2–§1.4, §1.8.
+/// Sources: Icon Composer (docs/sources.md) and real `.icon` bundles.
 public struct IconComposerBundleKind: RuleKind {
     public static let name = "icon-composer"
     public static let summary = "Checks Icon Composer bundles (.icon): icon.json, the layers it names, their files."

@@ -4,7 +4,7 @@ import SystemCalls
 
 /// `iconcomposer.not-in-target`, `iconcomposer.shadowed-appiconset`,
 /// `iconcomposer.unsupported-platform`: an Icon Composer icon is wired to its target as Xcode 26
-/// needs. Sources: ../shared/research/modern-apple-resources.md §1.1, §1.5, §1.6.
+/// needs. Sources: Icon Composer, Xcode 26 release notes (docs/sources.md).
 public struct IconComposerTargetKind: RuleKind {
     public static let name = "icon-composer-target"
     public static let summary = "Checks that the app's Icon Composer icons (.icon) are compiled by its target, and only where they can be."

@@ -31,14 +31,14 @@ public struct PNGPropertiesKind: RuleKind {
         id: "image.interlaced", severity: .warning,
         summary: "An Adam7-interlaced PNG: a warning for app icons and launch images, info in other image sets.",
         rationale:
-            "Apple's guides (seed 002/004): \"avoid using interlaced PNGs\"; they decode slower and some iOS versions render them wrongly.",
+            "App Programming Guide (App-Related Resources): \"avoid using interlaced PNGs\"; they decode slower and some iOS versions render them wrongly.",
         fix: "Re-save without interlacing (e.g. `convert in.png -interlace none out.png`).")
     public static let notRGB = RuleInfo(
         id: "image.not-rgb", severity: .error,
         summary:
             "A grayscale PNG (colour type 0 or 4): an error for app icons, a warning for launch images, info in other image sets (asset catalogs accept grayscale there).",
         rationale:
-            "QA1686 (seed 000): images not in the RGB colour model \"may appear correctly in Xcode but will fail to load on the device\".",
+            "QA1686: images not in the RGB colour model \"may appear correctly in Xcode but will fail to load on the device\".",
         fix: "Convert to RGB (e.g. `convert in.png -type TrueColor out.png`).")
     public static let indexed = RuleInfo(
         id: "image.indexed", severity: .info, summary: "A palette (colour type 3) PNG used as an app icon or launch image.",

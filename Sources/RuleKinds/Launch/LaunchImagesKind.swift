@@ -5,24 +5,24 @@ import RuleEngine
 import SystemCalls
 
 /// `launch.size-mismatch`, `launch.bad-name`: launch images, loose (`Default-568h@2x.png`) or in a
-/// `.launchimage` set, against the size tables of seeds 001–003.
+/// `.launchimage` set, against the size tables of Apple's programming guides (docs/sources.md).
 public struct LaunchImagesKind: RuleKind {
     public static let name = "launch-images"
-    public static let summary = "Checks launch image names (modifiers of seeds 001/002) and pixel sizes (seeds 001–003)."
+    public static let summary = "Checks launch image names (Apple's modifiers) and pixel sizes (Apple's tables)."
     public static let subjects: Set<SubjectKind> = [.image, .assetSet]
 
     public static let sizeMismatch = RuleInfo(
         id: "launch.size-mismatch", severity: .error,
         summary: "A launch image's pixels differ from the size its name modifiers or its Contents.json entry imply.",
         rationale:
-            "Seeds 001–003 list the exact launch image sizes (320x480 … 1242x2208, iPad 768x1024 …); a wrong size is stretched or ignored, and App Store Connect rejects some (ITMS-90096 for 568h).",
+            "Apple's programming guides list the exact launch image sizes (320x480 … 1242x2208, iPad 768x1024 …); a wrong size is stretched or ignored, and App Store Connect rejects some (ITMS-90096 for 568h).",
         fix: "Export the launch image at the listed size, or rename it so its modifiers match its size (e.g. -736h@3x for 1242x2208).")
     public static let badName = RuleInfo(
         id: "launch.bad-name", severity: .warning,
         summary:
             "Launch image modifiers out of order or invalid: -568h not first or without @2x, orientation modifiers on an iPhone-only image, an unknown -modifier that is no declared URL scheme, a lower-case base name.",
         rationale:
-            "Seeds 001/002: <basename><usage modifiers><scale><device>.png; iOS matches names exactly (case-sensitively on device), so a misnamed image is never shown.",
+            "App Programming Guide (App-Related Resources): <basename><usage modifiers><scale><device>.png; iOS matches names exactly (case-sensitively on device), so a misnamed image is never shown.",
         fix: "Rename to <basename>[-568h|-667h|-736h][-Portrait|-Landscape…][-scheme][@2x|@3x][~iphone|~ipad].png.")
     public static let rules = [sizeMismatch, badName]
     public static let parameters = [

@@ -15,7 +15,7 @@ public struct LaunchScreenKind: RuleKind {
         id: "launch.missing", severity: .error,
         summary: "No launch storyboard/xib, no UILaunchScreen and no launch image at all.",
         rationale:
-            "\"Every app must provide at least one launch image\" (seeds 001/002); without a launch screen iOS runs the app letterboxed and App Store Connect rejects it.",
+            "\"Every app must provide at least one launch image\" (App Programming Guide, App-Related Resources); without a launch screen iOS runs the app letterboxed and App Store Connect rejects it.",
         fix:
             "Add a launch storyboard and name it in UILaunchStoryboardName (Xcode: target → General → Launch Screen File), or add UILaunchScreen."
     )
@@ -43,7 +43,7 @@ public struct LaunchScreenKind: RuleKind {
         id: "launch.landscape-asset-catalog", severity: .warning,
         summary: "A landscape-only iPhone app whose launch images come from an asset catalog.",
         rationale:
-            "TN2244 (seed 000): asset catalogs mark iPhone launch images Portrait, so a landscape-only app finds none at launch and shows a blank screen.",
+            "TN2244: asset catalogs mark iPhone launch images Portrait, so a landscape-only app finds none at launch and shows a blank screen.",
         fix: "Use a launch storyboard, or loose launch images named in UILaunchImages with UILaunchImageOrientation set to Landscape.")
     public static let rules = [missing, storyboardMissing, imagesDeprecated, iphone5Missing, landscapeCatalog]
 

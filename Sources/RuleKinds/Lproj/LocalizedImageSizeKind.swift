@@ -13,7 +13,7 @@ public struct LocalizedImageSizeKind: RuleKind {
         id: "lproj.image-mismatch", severity: .error,
         summary: "A localized icon or launch image whose pixel size differs from the base one.",
         rationale:
-            "Seeds 001/004: localized icons and launch images replace the base file for that language and must have the same dimensions; a different size is scaled or rejected.",
+            "iOS Application Programming Guide (2010) and App Programming Guide (Expected App Behaviors): localized icons and launch images replace the base file for that language and must have the same dimensions; a different size is scaled or rejected.",
         fix: "Export the localized image at the base image's pixel size.")
     public static let rules = [mismatch]
 

@@ -4,7 +4,7 @@ import RuleEngine
 
 /// `plist.extension-keys`, `plist.bundle-name-missing`, `plist.extension-version`: the bundle keys
 /// App Store Connect checks in an app and in each extension, after Xcode's build-setting
-/// substitution. Sources: ../shared/research/modern-apple-resources.md §3 (ITMS-90360: element-x-ios
+/// substitution. Sources: ITMS wording (ITMS-90360: element-x-ios
 /// PR #1051, Expensify PR #35336, vellum-assistant PR #39556; ITMS-90784: lambdanative #248).
 public struct BundleKeysKind: RuleKind {
     public static let name = "bundle-keys"

@@ -4,7 +4,8 @@ import RuleEngine
 /// `plist.device-capabilities`: the app's Info.plist declares UIRequiredDeviceCapabilities with known keys.
 public struct DeviceCapabilitiesKind: RuleKind {
     public static let name = "device-capabilities"
-    public static let summary = "Checks UIRequiredDeviceCapabilities in the app's Info.plist (seed 002's table plus later keys)."
+    public static let summary =
+        "Checks UIRequiredDeviceCapabilities in the app's Info.plist (the App Programming Guide's Table 5-1 plus later keys)."
     public static let subjects: Set<SubjectKind> = [.infoPlist]
 
     public static let capabilities = RuleInfo(
@@ -12,7 +13,7 @@ public struct DeviceCapabilitiesKind: RuleKind {
         summary:
             "UIRequiredDeviceCapabilities missing from the app's Info.plist, not an array or a dictionary of booleans, or naming an unknown capability.",
         rationale:
-            "Seed 002: \"All apps are required to have this key\"; the App Store uses it to keep the app off devices that cannot run it, and an unknown key silently requires nothing.",
+            "App Programming Guide (App-Related Resources): \"All apps are required to have this key\"; the App Store uses it to keep the app off devices that cannot run it, and an unknown key silently requires nothing.",
         fix: "Add UIRequiredDeviceCapabilities (Xcode's default is [arm64]) and use only the documented keys.")
     public static let rules = [capabilities]
     public static let parameters = ["known": "the capability keys iOS understands"]

@@ -14,7 +14,7 @@ public struct IconPlistKeysKind: RuleKind {
         id: "plist.icon-keys-with-catalog", severity: .warning,
         summary: "The app takes icons from an asset catalog but Info.plist still has CFBundleIconFile(s)/CFBundleIcons.",
         rationale:
-            "QA1686 (seed 000), \"Invalid Image Path\": with asset catalogs the icon keys are added at build time; stale ones name files that are not in the bundle.",
+            "QA1686, \"Invalid Image Path\": with asset catalogs the icon keys are added at build time; stale ones name files that are not in the bundle.",
         fix: "Remove CFBundleIconFile, CFBundleIconFiles and CFBundleIcons (and their ~ipad forms) from Info.plist.")
     public static let nameMissing = RuleInfo(
         id: "plist.icon-name-missing", severity: .warning, code: "ITMS-90713",

@@ -2,7 +2,7 @@ import Findings
 import ProjectModel
 import RuleEngine
 
-/// `plist.launch-image-entry`: each `UILaunchImages` dictionary is well formed (seed 000, Table 4).
+/// `plist.launch-image-entry`: each `UILaunchImages` dictionary is well formed (Info.plist Key Reference, Table 4).
 public struct LaunchImageEntriesKind: RuleKind {
     public static let name = "launch-image-entries"
     public static let summary = "Checks the UILaunchImages dictionaries of Info.plist against Apple's key table."
@@ -13,7 +13,7 @@ public struct LaunchImageEntriesKind: RuleKind {
         summary:
             "A UILaunchImages dictionary without UILaunchImageName or UILaunchImageMinimumOSVersion, with a name carrying an extension or modifiers, a size not {w, h}, or an unknown orientation.",
         rationale:
-            "Seed 000 (Information Property List Key Reference, Table 4): the name \"should not include a filename extension, nor … modifiers such as @2x, -568h, ~iphone, or ~ipad\"; iOS 7+ uses this key exclusively, so a broken entry means no launch image.",
+            "Information Property List Key Reference, Table 4: the name \"should not include a filename extension, nor … modifiers such as @2x, -568h, ~iphone, or ~ipad\"; iOS 7+ uses this key exclusively, so a broken entry means no launch image.",
         fix:
             "Give each entry UILaunchImageName (base name only), UILaunchImageMinimumOSVersion (\"7.0\"), UILaunchImageSize (\"{320, 568}\") and a valid UILaunchImageOrientation."
     )

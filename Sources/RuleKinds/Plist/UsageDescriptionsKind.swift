@@ -11,7 +11,7 @@ public struct UsageDescriptionsKind: RuleKind {
         id: "plist.usage-description-empty", severity: .error, code: "ITMS-90738",
         summary: "An NS…UsageDescription key whose value is empty, blank or not a string.",
         rationale:
-            "App Store Connect rejects purpose strings that are empty (ITMS-90738); seed 004: the string must tell the user why the app needs the data.",
+            "App Store Connect rejects purpose strings that are empty (ITMS-90738); App Programming Guide (Expected App Behaviors): the string must tell the user why the app needs the data.",
         fix: "Write a sentence that says what the app does with the data, e.g. \"Scans receipts you photograph.\"")
     public static let rules = [empty]
 

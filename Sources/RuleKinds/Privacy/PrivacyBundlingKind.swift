@@ -5,7 +5,7 @@ import SystemCalls
 /// `privacy.not-in-target`, `privacy.sdk-manifest-missing`: a manifest reaches the bundle, and a
 /// vendored SDK on Apple's list carries its own. Sources: "Adding a privacy manifest to your app
 /// or third-party SDK" and "Upcoming third-party SDK requirements" (ITMS-91061), through
-/// ../shared/research/modern-apple-resources.md §2.1, §2.3, §2.5.
+/// Privacy manifests, ITMS wording (docs/sources.md).
 public struct PrivacyBundlingKind: RuleKind {
     public static let name = "privacy-bundling"
     public static let summary = "Checks that the app's privacy manifest is a resource of a target, and that listed SDKs carry one."

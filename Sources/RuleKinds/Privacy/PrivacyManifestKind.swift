@@ -5,7 +5,7 @@ import RuleEngine
 /// `privacy.invalid`, `privacy.api-category-unknown`, `privacy.api-reason-invalid`,
 /// `privacy.tracking-domains`, `privacy.sdk-only-reason`: a `PrivacyInfo.xcprivacy` holds only the
 /// keys and values App Store Connect accepts. Sources: TN3181 "Debugging an invalid privacy
-/// manifest" and the ITMS wordings in ../shared/research/modern-apple-resources.md §2.3–§2.4.
+/// manifest" and the ITMS wordings of docs/sources.md (Privacy manifests, TN3181).
 public struct PrivacyManifestKind: RuleKind {
     public static let name = "privacy-manifest"
     public static let summary = "Checks privacy manifests (PrivacyInfo.xcprivacy) against Apple's keys, categories and reason codes."

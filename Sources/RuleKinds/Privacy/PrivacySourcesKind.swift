@@ -5,7 +5,7 @@ import SystemCalls
 /// `privacy.manifest-missing`, `privacy.api-undeclared`: a target whose sources use a
 /// required-reason API declares its category in the target's privacy manifest (ITMS-91053). A
 /// source heuristic: App Store Connect scans the binary, so the message says so and names the file
-/// and line of the first use. Sources: ../shared/research/modern-apple-resources.md §2.2–§2.5.
+/// and line of the first use. Sources: Privacy manifests (docs/sources.md).
 public struct PrivacySourcesKind: RuleKind {
     public static let name = "privacy-sources"
     public static let summary = "Checks that required-reason APIs a target's sources use are declared in its privacy manifest."

@@ -1,5 +1,5 @@
 /// Apple's privacy-manifest tables, in one place, each with the page it comes from (through
-/// ../shared/research/modern-apple-resources.md §2). A change on Apple's side is a change here.
+/// Privacy manifests in docs/sources.md). A change on Apple's side is a change here.
 public enum PrivacyTables {
     /// Required-reason API categories (`NSPrivacyAccessedAPIType`) and their approved reasons.
     /// "Describing use of required reason API",

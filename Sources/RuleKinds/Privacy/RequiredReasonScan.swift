@@ -4,7 +4,7 @@
 /// attribute names (`creationDate`) only as members (`.creationDate`), so a type's own
 /// `creationDate` property or `struct stat` is not a use. Sources: "Describing use of required
 /// reason API" (Apple's API lists), stelabouras/privacy-manifest's APIS_TO_CHECK, through
-/// ../shared/research/modern-apple-resources.md §2.2, §2.5.
+/// Privacy manifests (docs/sources.md).
 enum RequiredReasonScan {
     /// The first use of each category in one file: category → (line, identifier).
     struct Uses: Sendable, Hashable {

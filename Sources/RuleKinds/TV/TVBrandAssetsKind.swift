@@ -5,7 +5,7 @@ import SystemCalls
 
 /// `tv.appstore-icon`, `tv.size-mismatch`: a tvOS app's "App Icon & Top Shelf Image" brand assets
 /// (`.brandassets`) as App Store Connect and actool take them. Sources:
-/// ../shared/research/modern-apple-resources.md §3 (ITMS-90471: meshtastic/Meshtastic-Apple PR #2274,
+/// ITMS wording (ITMS-90471: meshtastic/Meshtastic-Apple PR #2274,
 /// #2277; Xamarin's tvOS troubleshooting), validation-anchors.md §2 (brand-asset roles).
 public struct TVBrandAssetsKind: RuleKind {
     public static let name = "tv-brand-assets"
