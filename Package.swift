@@ -144,7 +144,10 @@ let package = Package(
         .testTarget(name: "WatcherTests", dependencies: ["TestSupport", "Watcher"]),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["Daemon", "Findings", "ImageFacts", "ReswatchProtocol", "RuleEngine", "SystemCalls", "TestSupport"]),
+            dependencies: [
+                "Daemon", "Findings", "ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport", "Watcher",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "SocketServerTests",
             dependencies: [
@@ -158,7 +161,8 @@ let package = Package(
             exclude: ["Neovim"]),
         .testTarget(name: "StatusBarTests", dependencies: ["Findings", "ReswatchProtocol", "StatusBar"]),
         .target(
-            name: "TestSupport", dependencies: ["ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "Watcher"],
+            path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

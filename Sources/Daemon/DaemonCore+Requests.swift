@@ -95,14 +95,12 @@ extension DaemonCore {
     /// through the same inotify queue after every event queued before it, and then the changes
     /// pending at that moment are applied. One barrier covers every root.
     public func sync(timeoutMilliseconds: Int) async throws(RPCError) -> GenerationResult {
-        barrierSequence += 1
-        let id = barrierSequence
+        let id = barriers.nextID()
         let timeout = timeoutMilliseconds
         let seen = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
-            barrierWaiters[id] = c
+            barriers.register(id, c)
             guard watcher.barrier(id) else {
-                barrierWaiters[id] = nil
-                c.resume(returning: false)
+                barriers.remove(id)?.resume(returning: false)
                 return
             }
             Task {
@@ -116,10 +114,7 @@ extension DaemonCore {
         return GenerationResult(generation: generation)
     }
 
-    func expireBarrier(_ id: UInt64) {
-        barrierWaiters.removeValue(forKey: id)?.resume(returning: false)
-        seenWaiters.removeValue(forKey: id)?.waiter.resume(returning: false)
-    }
+    func expireBarrier(_ id: UInt64) { barriers.remove(id)?.resume(returning: false) }
 
     /// Re-reads everything of one root (or all) from disk.
     public func recheck(root: String?) async throws(RPCError) -> GenerationResult {

@@ -6,35 +6,26 @@ import Watcher
 /// Watcher events: collected until `settle-ms` of quiet, then handed to each root's engine thread
 /// as one change set; sync barriers are answered once every change read before them is applied.
 extension DaemonCore {
-    /// The key of rule-module changes among the roots' (no root path is empty).
-    static let rulesKey = ""
-
     public func receive(_ event: WatchEvent) {
         switch event {
         case .changed(let root, let path):
-            eventSequence += 1
+            queue.count()
             if modules.sources.directories.contains(root) {
                 guard path.hasSuffix(".yaml") || path.hasSuffix(".yml") else { return }
-                pendingRuleReload = true
-                markPending(Self.rulesKey)
+                queue.ruleModuleChanged()
             } else {
-                pendingPaths[root, default: []].insert(path)
-                markPending(root)
+                queue.changed(path, in: root)
             }
         case .rescan(let root, let reason):
-            eventSequence += 1
+            queue.count()
             if modules.sources.directories.contains(root) {
                 if reason == .watchAdded { return }  // loaded at start already
-                pendingRuleReload = true
-                markPending(Self.rulesKey)
+                queue.ruleModuleChanged()
             } else {
-                pendingRescans[root] = reason
-                markPending(root)
+                queue.rescan(root, because: reason)
             }
-            // Events were lost (a full kernel queue drops the barrier's own event too): the rescan
-            // reads the disk after every barrier registered so far was written, so it answers them.
-            for (id, waiter) in barrierWaiters { seenWaiters[id] = (eventSequence, waiter) }
-            barrierWaiters = [:]
+            // Events were lost: the rescan answers every barrier registered so far.
+            barriers.seeAll(at: queue.sequence)
         case .degraded(let root, let reason):
             roots[root]?.health = .degraded(reason: reason)
             logger.error("\(root): \(reason)")
@@ -52,21 +43,14 @@ extension DaemonCore {
             _ = try? removeRoot(root)
             return
         case .barrier(let id):
-            guard let waiter = barrierWaiters.removeValue(forKey: id) else { return }
-            seenWaiters[id] = (eventSequence, waiter)
-            releaseBarriers()
+            if barriers.seen(id, at: queue.sequence) { releaseBarriers() }
             return
         }
         // Quiet is counted from when the watcher read the event, not from its arrival here.
         let now = ContinuousClock.now
         let read = watcher.lastEventRead.map { min($0, now) } ?? now
-        if firstPending == nil { firstPending = read }
-        lastEvent = read
+        queue.read(at: read)
         if flushTask == nil { flushTask = Task { await self.settle() } }
-    }
-
-    func markPending(_ key: String) {
-        if pendingSince[key] == nil { pendingSince[key] = eventSequence }
     }
 
     /// Waits for `settle-ms` of quiet (or the cap), then hands everything pending to the engines.
@@ -75,12 +59,9 @@ extension DaemonCore {
         let cap = Duration.milliseconds(configuration.settleCapMilliseconds)
         while !Task.isCancelled {
             let now = ContinuousClock.now
-            guard let first = firstPending, let last = lastEvent else { break }
-            let quiet = now - last
-            let waited = now - first
-            if quiet >= settle || waited >= cap { break }
+            guard let wait = queue.wait(now: now, settle: settle, cap: cap) else { break }
             // No timer slack: the settle time is the latency floor.
-            try? await Task.sleep(until: now + min(settle - quiet, cap - waited), tolerance: .zero, clock: .continuous)
+            try? await Task.sleep(until: now + wait, tolerance: .zero, clock: .continuous)
         }
         flushTask = nil
         if !Task.isCancelled { flush() }
@@ -89,48 +70,32 @@ extension DaemonCore {
     /// Starts one job per root with pending changes (and a rule reload first when a module
     /// changed). Returns at once: the jobs run on the roots' engine threads.
     func flush() {
-        let paths = pendingPaths
-        let rescans = pendingRescans
-        let reloadRules = pendingRuleReload
-        let since = pendingSince
-        firstPendingAtFlush = firstPending
-        if logger.logLevel <= .debug, let first = firstPending {
+        let batch = queue.take()
+        if logger.logLevel <= .debug, let first = batch.firstEvent {
             logger.debug("batch started after \(ContinuousClock.now - first) of settling")
         }
-        pendingPaths = [:]
-        pendingRescans = [:]
-        pendingRuleReload = false
-        pendingSince = [:]
-        firstPending = nil
-        lastEvent = nil
-        if reloadRules {
-            let batch = beginBatch(Self.rulesKey, since: since[Self.rulesKey])
+        if batch.reloadRules {
+            let id = queue.begin(SettleQueue.rulesKey, since: batch.since[SettleQueue.rulesKey])
             Task {
                 await self.reload(reason: "a rule module changed")
-                self.finishBatch(batch)
+                self.finishBatch(id)
             }
         }
-        let firstEvent = firstPendingAtFlush
-        for root in Set(paths.keys).union(rescans.keys).sorted() where roots[root] != nil {
-            let batch = beginBatch(root, since: since[root])
-            let changed = paths[root] ?? []
-            let rescan = rescans[root]
+        for root in batch.roots where roots[root] != nil {
+            let id = queue.begin(root, since: batch.since[root])
+            let changed = batch.paths[root] ?? []
+            let rescan = batch.rescans[root]
+            let firstEvent = batch.firstEvent
             Task {
                 await self.apply(root: root, changed: changed, rescan: rescan)
                 if let firstEvent { self.metrics.observeBatch(Self.seconds(ContinuousClock.now - firstEvent)) }
-                self.finishBatch(batch)
+                self.finishBatch(id)
             }
         }
     }
 
-    func beginBatch(_ key: String, since: UInt64?) -> UInt64 {
-        nextBatch += 1
-        applying[nextBatch] = (key, since ?? eventSequence)
-        return nextBatch
-    }
-
     func finishBatch(_ batch: UInt64) {
-        applying[batch] = nil
+        queue.finish(batch)
         releaseBarriers()
         announceReadyIfScanned()
     }
@@ -174,15 +139,11 @@ extension DaemonCore {
     /// their first scan do not hold sync up (their state says `scanning`; nothing is reported
     /// for them yet).
     func releaseBarriers() {
-        guard !seenWaiters.isEmpty else { return }
-        func counts(_ key: String) -> Bool { key == Self.rulesKey || (roots[key].map { $0.health != .scanning } ?? false) }
-        var oldest = UInt64.max
-        for (key, since) in pendingSince where counts(key) { oldest = min(oldest, since) }
-        for (_, batch) in applying where counts(batch.root) { oldest = min(oldest, batch.since) }
-        for (id, seen) in seenWaiters where seen.sequence < oldest {
-            seenWaiters[id] = nil
-            seen.waiter.resume(returning: true)
+        guard barriers.hasSeen else { return }
+        let oldest = queue.oldestUnapplied { key in
+            key == SettleQueue.rulesKey || (roots[key].map { $0.health != .scanning } ?? false)
         }
+        for waiter in barriers.release(below: oldest) { waiter.resume(returning: true) }
     }
 }
 

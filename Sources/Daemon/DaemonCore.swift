@@ -15,7 +15,7 @@ import Watcher
 public actor DaemonCore {
     public nonisolated let configuration: DaemonConfiguration
     public nonisolated let version: String
-    let watcher: InotifyWatcher
+    let watcher: any WatchEventSource
     let logger: Logger
     let eventLog: EventLog?
     let notifier: SystemdNotifier
@@ -29,26 +29,11 @@ public actor DaemonCore {
     var metricsWrite: Task<Void, Never>?
     /// Connections open on the socket (the socket server counts them).
     public nonisolated let clientGauge = ClientGauge()
-    // Settling: changes read from the watcher and not yet applied, with the sequence number of
-    // each root's oldest one (a barrier waits until nothing at or below its number is unapplied).
-    var eventSequence: UInt64 = 0
-    var pendingPaths: [String: Set<String>] = [:]
-    var pendingRescans: [String: RescanReason] = [:]
-    var pendingRuleReload = false
-    var pendingSince: [String: UInt64] = [:]
-    /// Change sets handed to engine jobs and not finished: batch id → (root, oldest sequence number).
-    var applying: [UInt64: (root: String, since: UInt64)] = [:]
-    var nextBatch: UInt64 = 0
-    var firstPending: ContinuousClock.Instant?
-    /// The first event of the batch being flushed (for the batch latency metric).
-    var firstPendingAtFlush: ContinuousClock.Instant?
-    var lastEvent: ContinuousClock.Instant?
+    /// Changes read from the watcher and not yet applied (`DaemonCore+Settling.swift`).
+    var queue = SettleQueue()
     var flushTask: Task<Void, Never>?
-    // sync barriers: id → waiter. Once the barrier's own event is read (`seenWaiters`, with the
-    // sequence number it was read at), it is answered when every change read before it is applied.
-    var barrierWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-    var seenWaiters: [UInt64: (sequence: UInt64, waiter: CheckedContinuation<Bool, Never>)] = [:]
-    var barrierSequence: UInt64 = 0
+    /// `sync` calls waiting for every change read before them to be applied.
+    var barriers = SyncBarriers<CheckedContinuation<Bool, Never>>()
     /// How far start-up has come; READY=1 goes out once, when the socket listens and every
     /// configured root has been scanned.
     struct Startup: OptionSet {
@@ -60,13 +45,18 @@ public actor DaemonCore {
     var startup: Startup = []
     var shutdownRequest: (@Sendable () async -> Void)?
 
-    public init(configuration: DaemonConfiguration, version: String, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier) {
+    /// `watcher`: where events come from; the daemon's inotify watcher unless given (tests give
+    /// a scripted one).
+    public init(
+        configuration: DaemonConfiguration, version: String, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier,
+        watcher: (any WatchEventSource)? = nil
+    ) {
         self.configuration = configuration
         self.version = version
         self.logger = logger
         self.eventLog = eventLog
         self.notifier = notifier
-        watcher = InotifyWatcher(excludes: configuration.excludes)
+        self.watcher = watcher ?? InotifyWatcher(excludes: configuration.excludes)
         modules = RuleModules(sources: configuration.ruleSources, kinds: configuration.kinds)
     }
 
@@ -91,10 +81,7 @@ public actor DaemonCore {
     /// Stops the watcher thread (graceful shutdown).
     public func stop() {
         flushTask?.cancel()
-        for (_, w) in barrierWaiters { w.resume(returning: false) }
-        for (_, w) in seenWaiters { w.waiter.resume(returning: false) }
-        barrierWaiters = [:]
-        seenWaiters = [:]
+        for waiter in barriers.removeAll() { waiter.resume(returning: false) }
         watcher.stop()
     }
 
@@ -141,7 +128,7 @@ public actor DaemonCore {
         logger.info("\(root): \(record.summary.files) files, \(record.diagnostics.bySeverity.values.reduce(0, +)) diagnostics")
         publishStatus()
         // Changes that arrived during the scan are applied now; sync no longer skips this root.
-        if firstPending != nil, flushTask == nil { flushTask = Task { await self.settle() } }
+        if queue.isSettling, flushTask == nil { flushTask = Task { await self.settle() } }
         releaseBarriers()
         announceReadyIfScanned()
         return rootPaths
@@ -152,9 +139,7 @@ public actor DaemonCore {
         guard let record = roots.removeValue(forKey: root) else { throw .notFound("\(root) is not watched") }
         watcher.remove(root: root)
         for waiter in record.waiting { waiter.resume() }  // they see the root gone and give up
-        pendingPaths[root] = nil
-        pendingRescans[root] = nil
-        pendingSince[root] = nil
+        queue.forget(root)
         if !record.diagnostics.isEmpty {
             generation += 1
             broadcast(DiagnosticDelta(added: [], removed: record.diagnostics.all))

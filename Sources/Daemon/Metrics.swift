@@ -103,7 +103,7 @@ extension DaemonCore {
             }
         }
         e.family("reswatch_queue_depth", "gauge", "Changed paths waiting to settle, plus batches being applied.")
-        e.sample("reswatch_queue_depth", [], Double(pendingPaths.values.reduce(0) { $0 + $1.count } + applying.count))
+        e.sample("reswatch_queue_depth", [], Double(queue.depth))
         e.family("reswatch_batch_duration_seconds", "histogram", "From a batch's first file event to its findings published.")
         for (i, bound) in DaemonMetrics.batchBuckets.enumerated() {
             e.sample("reswatch_batch_duration_seconds_bucket", [("le", Exposition.number(bound))], Double(metrics.batchCounts[i]))

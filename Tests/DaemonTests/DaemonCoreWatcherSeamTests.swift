@@ -1,0 +1,138 @@
+import Daemon
+import Foundation
+import Logging
+import ReswatchProtocol
+import RuleKinds
+import TestSupport
+import Testing
+import Watcher
+
+/// The daemon core against a scripted watcher (`FakeWatchEventSource`): settling, sync barriers,
+/// overflow and recrawl, without inotify. The real-binary tests (SyncBarrierTests,
+/// OverflowTests, …) stay the outer ring.
+@Suite struct DaemonCoreWatcherSeamTests {
+    static let set = "A.xcassets/Logo.imageset/Contents.json"
+    /// A generous deadline, not a duration: the whole suite shares two cores and Swift's
+    /// cooperative pool with the real-binary tests, which can starve it for a minute.
+    static let deadline = 600_000
+
+    /// A core on one root with a valid image set, its events consumed as the daemon's service does.
+    struct Fixture {
+        let tree: TempTree
+        let watcher = FakeWatchEventSource()
+        let core: DaemonCore
+        let consumer: Task<Void, Never>
+
+        init(settleMilliseconds: Int = 5) async throws {
+            tree = try TempTree([DaemonCoreWatcherSeamTests.set: .text(#"{"images":[]}"#)])
+            var configuration = DaemonConfiguration(socketPath: tree.path + "/unused.sock", kinds: BuiltinKinds.registry)
+            configuration.settleMilliseconds = settleMilliseconds
+            configuration.roots = [tree.path]
+            configuration.ruleSources = ShippedModules.sources(environment: [:])
+            let core = DaemonCore(
+                configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: watcher)
+            self.core = core
+            let events = watcher.events
+            consumer = Task { for await event in events { await core.receive(event) } }
+            await core.start()
+        }
+
+        var contentsPath: String { tree.path + "/" + DaemonCoreWatcherSeamTests.set }
+
+        func breakTheSet() throws { try tree.write([DaemonCoreWatcherSeamTests.set: .text("{ broken")]) }
+
+        func rules() async throws -> [String] {
+            try await core.diagnostics(root: nil, path: nil).diagnostics.map(\.rule)
+        }
+
+        func stop() async {
+            await core.stop()
+            await consumer.value
+        }
+    }
+
+    @Test func theCoreWatchesItsRootsThroughTheSource() async throws {
+        let f = try await Fixture()
+        #expect(f.watcher.watchedRoots == [f.tree.path])
+        let status = await f.core.status()
+        #expect(status.roots.map(\.state) == [.ready] && status.watches == 1)
+        await f.stop()
+    }
+
+    @Test func aSyncWaitsForTheChangeReadBeforeIt() async throws {
+        let f = try await Fixture(settleMilliseconds: 50)
+        try f.breakTheSet()
+        f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath))
+        // The barrier comes back at once, after the change: sync must still wait for it to settle
+        // and be applied.
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        #expect(try await f.rules() == ["catalog.contents-invalid"])
+        #expect(f.watcher.barriersAsked.count == 1)
+        await f.stop()
+    }
+
+    @Test func changesToOneFileSettleIntoOneApply() async throws {
+        let f = try await Fixture(settleMilliseconds: 30)
+        let before = await f.core.status().generation
+        try f.breakTheSet()
+        for _ in 0..<20 { f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath)) }
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        let after = await f.core.status().generation
+        #expect(after == before + 1, "twenty events, one change set, one new generation (\(before) → \(after))")
+        await f.stop()
+    }
+
+    @Test func anOverflowRescansTheRootAndAnswersABarrierWhoseEventWasLost() async throws {
+        let f = try await Fixture()
+        // A change the kernel dropped, and a barrier dropped with it.
+        try f.breakTheSet()
+        f.watcher.answersBarriers = false
+        let core = f.core
+        let sync = Task { try await core.sync(timeoutMilliseconds: Self.deadline) }
+        while f.watcher.barriersAsked.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        f.watcher.send(.rescan(root: f.tree.path, reason: .queueOverflow))
+        _ = try await sync.value
+        #expect(try await f.rules() == ["catalog.contents-invalid"], "the rescan read the disk")
+        let status = await f.core.status()
+        #expect(status.roots.first?.recrawls == 1)
+        await f.stop()
+    }
+
+    @Test func theFollowUpOfANewWatchIsNotARecrawl() async throws {
+        let f = try await Fixture()
+        f.watcher.send(.rescan(root: f.tree.path, reason: .watchAdded))
+        f.watcher.send(.rescan(root: f.tree.path, reason: .watchTableCompacted))
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        #expect(await f.core.status().roots.first?.recrawls == 1)
+        await f.stop()
+    }
+
+    @Test func aDegradedRootSaysWhyAndRecovers() async throws {
+        let f = try await Fixture()
+        f.watcher.send(.degraded(root: f.tree.path, reason: "fs.inotify.max_user_watches reached"))
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        var root = try #require(await f.core.status().roots.first)
+        #expect(root.state == .degraded && root.reason == "fs.inotify.max_user_watches reached")
+        f.watcher.send(.recovered(root: f.tree.path))
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        root = try #require(await f.core.status().roots.first)
+        #expect(root.state == .ready && root.reason == nil)
+        await f.stop()
+    }
+
+    @Test func aBarrierThatCannotBeWrittenFailsTheSyncAtOnce() async throws {
+        let f = try await Fixture()
+        f.watcher.writesBarriers = false
+        await #expect(throws: RPCError.self) { try await f.core.sync(timeoutMilliseconds: 60_000) }
+        await f.stop()
+    }
+
+    @Test func aGoneRootIsNoLongerWatched() async throws {
+        let f = try await Fixture()
+        f.watcher.send(.rootGone(root: f.tree.path))
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        #expect(await f.core.rootPaths.isEmpty && f.watcher.watchedRoots.isEmpty)
+        await f.stop()
+    }
+}
