@@ -134,6 +134,7 @@ let package = Package(
             name: "RuleKindsTests",
             dependencies: [
                 "Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "ShippedRules", "SystemCalls", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "ReportingTests", dependencies: ["Findings", "Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Findings
+import Synchronization
 import Yams
 
 /// Typed access to a module entry's parameters, with file:line in every error.
@@ -9,10 +10,13 @@ public struct ModuleParameters: @unchecked Sendable {
     /// The mapping's values by key, built once: Yams looks a key up by comparing it with each key
     /// in turn, resolving tags as it goes (a third of a `check`'s fixed cost was spent there).
     private let fields: [String: Node]
+    /// Where the names a kind reads are recorded (a test checks they are the declared ones).
+    private let reads: ParameterReads?
 
-    public init(node: Node, file: String) {
+    public init(node: Node, file: String, recordingReadsIn reads: ParameterReads? = nil) {
         self.node = node
         self.file = file
+        self.reads = reads
         var fields: [String: Node] = [:]
         for (key, value) in node.mapping ?? Node.Mapping([]) {
             if let k = key.string, fields[k] == nil { fields[k] = value }
@@ -30,7 +34,10 @@ public struct ModuleParameters: @unchecked Sendable {
         ModuleError(file: file, line: (node ?? self.node).line, message: message)
     }
 
-    public func value(_ key: String) -> Node? { fields[key] }
+    public func value(_ key: String) -> Node? {
+        reads?.record(key)
+        return fields[key]
+    }
 
     public func child(_ key: String) -> ModuleParameters? {
         value(key).map { ModuleParameters(node: $0, file: file) }
@@ -103,4 +110,12 @@ public struct ModuleParameters: @unchecked Sendable {
         }
         return out
     }
+}
+
+/// The parameter names a kind read while it was made from a module entry.
+public final class ParameterReads: Sendable {
+    private let names = Mutex<Set<String>>([])
+    public init() {}
+    func record(_ name: String) { names.withLock { _ = $0.insert(name) } }
+    public var all: Set<String> { names.withLock { $0 } }
 }

@@ -77,30 +77,9 @@ public enum RuleModuleLoader {
         }
         var loaded: [LoadedRule] = []
         for entry in entries {
-            guard let entryMap = entry.mapping else {
-                set.add(errors: [ModuleError(file: file, line: entry.line, message: "each rule is a mapping with 'kind:'")])
-                continue
-            }
-            guard let kindName = entryMap["kind"]?.string else {
-                set.add(errors: [ModuleError(file: file, line: entry.line, message: "rule without 'kind:'")])
-                continue
-            }
-            guard let kind = registry.kind(named: kindName) else {
-                set.add(errors: [
-                    ModuleError(
-                        file: file, line: entryMap["kind"]?.line,
-                        message: "unknown kind '\(kindName)' (known: \(registry.names.sorted().joined(separator: ", ")))")
-                ])
-                continue
-            }
-            var params = Node.Mapping([])
-            for (k, v) in entryMap where k.string != "kind" { params[k] = v }
-            let paramsNode = Node.mapping(Node.Mapping(Array(params), entry.tag, entry.mapping!.style, entry.mark))
-            do {
-                let rule = try kind.init(parameters: ModuleParameters(node: paramsNode, file: file))
-                loaded.append(LoadedRule(rule: rule, kindName: kindName, source: source(of: entry), module: moduleName))
-            } catch {
-                set.add(errors: [error])
+            switch rule(entry, file: file, source: source(of: entry), module: moduleName, registry: registry) {
+            case .success(let rule): loaded.append(rule)
+            case .failure(let error): set.add(errors: [error])
             }
         }
         set.add(loaded)
@@ -111,5 +90,36 @@ public enum RuleModuleLoader {
             }
         }
         return set
+    }
+
+    /// One `- kind: …` entry, made into its kind with its parameters (only those the kind declares).
+    static func rule(_ entry: Node, file: String, source: String, module moduleName: String, registry: KindRegistry) -> Result<
+        LoadedRule, ModuleError
+    > {
+        guard let entryMap = entry.mapping else {
+            return .failure(ModuleError(file: file, line: entry.line, message: "each rule is a mapping with 'kind:'"))
+        }
+        guard let kindName = entryMap["kind"]?.string else {
+            return .failure(ModuleError(file: file, line: entry.line, message: "rule without 'kind:'"))
+        }
+        guard let kind = registry.kind(named: kindName) else {
+            return .failure(
+                ModuleError(
+                    file: file, line: entryMap["kind"]?.line,
+                    message: "unknown kind '\(kindName)' (known: \(registry.names.sorted().joined(separator: ", ")))"))
+        }
+        var params = Node.Mapping([])
+        for (k, v) in entryMap where k.string != "kind" { params[k] = v }
+        let paramsNode = Node.mapping(Node.Mapping(Array(params), entry.tag, entryMap.style, entry.mark))
+        do throws(ModuleError) {
+            // The kind's declared parameters are the only ones it takes: a typo is an error, and
+            // no kind lists its names a second time.
+            let parameters = ModuleParameters(node: paramsNode, file: file)
+            try parameters.expectOnly(Set(kind.parameters.keys))
+            return .success(
+                LoadedRule(rule: try kind.init(parameters: parameters), kindName: kindName, source: source, module: moduleName))
+        } catch {
+            return .failure(error)
+        }
     }
 }

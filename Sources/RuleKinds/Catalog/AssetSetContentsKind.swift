@@ -20,7 +20,7 @@ public struct AssetSetContentsKind: RuleKind {
 
     public static let rules = [missing, invalid]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let file = RelativePath.join(subject.path, "Contents.json")

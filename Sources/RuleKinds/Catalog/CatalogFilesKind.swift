@@ -43,7 +43,7 @@ public struct CatalogFilesKind: RuleKind {
     /// Catalogs nest groups and containers (image stacks, brand assets); a hostile tree may nest more.
     static let maximumDepth = 32
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         walk(subject.path, depth: 0, in: context)

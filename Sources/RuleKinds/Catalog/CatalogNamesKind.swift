@@ -19,7 +19,7 @@ public struct CatalogNamesKind: RuleKind {
         fix: "Rename one set, or tick \"Provides Namespace\" on the folder that holds it (then its name is Folder/Name).")
     public static let rules = [duplicate]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         var first: [String: String] = [:]  // "type name" → the first set's path

@@ -34,7 +34,6 @@ public struct ExecKind: RuleKind {
     public var subjectKinds: Set<SubjectKind> { kinds }
 
     public init(parameters p: ModuleParameters) throws(ModuleError) {
-        try p.expectOnly(["argv", "timeout-ms", "subjects", "rules"])
         guard var argv = try p.strings("argv"), !argv.isEmpty else { throw p.error("exec: argv is required (a list: [program, args…])") }
         if !argv[0].hasPrefix("/") && argv[0].contains("/") {
             argv[0] = RelativePath.parent(p.file) + "/" + argv[0]

@@ -28,7 +28,7 @@ public struct AlternateIconsKind: RuleKind {
         (.iphone, [("iphone", 60, 2, 120)], "ITMS-90890"), (.ipad, [("ipad", 76, 2, 152), ("ipad", 83.5, 2, 167)], "ITMS-90892"),
     ]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project

@@ -18,7 +18,7 @@ public struct AppIconReferenceKind: RuleKind {
 
     public static let rules = [setMissing]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard let name = context.project.appIconName else { return }

@@ -101,7 +101,6 @@ public struct AppIconSetKind: RuleKind {
     let table: IconTable
 
     public init(parameters p: ModuleParameters) throws(ModuleError) {
-        try p.expectOnly(["valid-slots", "marketing-slots", "legacy-slots", "rows"])
         var valid: [String: Set<IconSlot>] = [:]
         if let v = p.child("valid-slots") {
             for idiom in v.keys {

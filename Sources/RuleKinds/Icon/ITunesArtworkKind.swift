@@ -19,7 +19,7 @@ public struct ITunesArtworkKind: RuleKind {
     )
     public static let rules = [artwork]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func applies(to subject: Subject) -> Bool {
         RelativePath.hasPrefixIgnoringCase(RelativePath.nameSlice(subject.path), "itunesartwork")

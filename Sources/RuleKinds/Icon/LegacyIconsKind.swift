@@ -27,7 +27,6 @@ public struct LegacyIconsKind: RuleKind {
     let table: IconTable
 
     public init(parameters p: ModuleParameters) throws(ModuleError) {
-        try p.expectOnly(["rows"])
         var rows: [IconTableRow] = []
         for item in try p.list("rows") ?? [] { rows.append(try IconTableRow.parse(item)) }
         guard !rows.isEmpty else { throw p.error("legacy-icons: give the rows: table") }

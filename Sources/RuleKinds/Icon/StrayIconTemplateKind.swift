@@ -18,7 +18,7 @@ public struct StrayIconTemplateKind: RuleKind {
         fix: "Rename or remove the file, or reference it as an icon (asset catalog or CFBundleIconFiles).")
     public static let rules = [stray]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func applies(to subject: Subject) -> Bool {
         let name = RelativePath.nameSlice(subject.path)

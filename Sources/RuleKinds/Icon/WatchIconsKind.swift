@@ -30,7 +30,7 @@ public struct WatchIconsKind: RuleKind {
 
     public static let rules = [marketingMissing, alpha]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func applies(to subject: Subject) -> Bool { subject.path.hasSuffix(".appiconset") }
 

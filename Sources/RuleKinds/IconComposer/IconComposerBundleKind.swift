@@ -40,7 +40,7 @@ public struct IconComposerBundleKind: RuleKind {
 
     public static let rules = [jsonInvalid, assetMissing, assetInvalid, schema]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let bundle = RelativePath.name(subject.path)

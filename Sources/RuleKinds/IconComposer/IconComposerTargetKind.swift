@@ -34,7 +34,7 @@ public struct IconComposerTargetKind: RuleKind {
 
     public static let rules = [notInTarget, shadowedAppIconSet, unsupportedPlatform]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let bundles = context.subjects(.iconComposer).map(\.path)

@@ -59,7 +59,6 @@ public struct PNGPropertiesKind: RuleKind {
     let fullDecode: Bool
 
     public init(parameters: ModuleParameters) throws(ModuleError) {
-        try parameters.expectOnly(["full-decode"])
         fullDecode = try parameters.bool("full-decode") ?? false
     }
 

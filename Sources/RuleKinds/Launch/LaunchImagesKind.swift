@@ -40,7 +40,6 @@ public struct LaunchImagesKind: RuleKind {
     static let orientations: Set<String> = ["Portrait", "PortraitUpsideDown", "Landscape", "LandscapeLeft", "LandscapeRight"]
 
     public init(parameters p: ModuleParameters) throws(ModuleError) {
-        try p.expectOnly(["sizes", "legacy-sizes"])
         var rows: [Row] = []
         for (key, legacy) in [("sizes", false), ("legacy-sizes", true)] {
             for text in try p.strings(key) ?? [] {

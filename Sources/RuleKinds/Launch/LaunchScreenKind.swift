@@ -47,7 +47,7 @@ public struct LaunchScreenKind: RuleKind {
         fix: "Use a launch storyboard, or loose launch images named in UILaunchImages with UILaunchImageOrientation set to Landscape.")
     public static let rules = [missing, storyboardMissing, imagesDeprecated, iphone5Missing, landscapeCatalog]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // The app's own Info.plist only: extensions and watch apps have no launch screen.

@@ -17,7 +17,7 @@ public struct LocalizedImageSizeKind: RuleKind {
         fix: "Export the localized image at the base image's pixel size.")
     public static let rules = [mismatch]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func applies(to subject: Subject) -> Bool { RelativePath.parentSlice(subject.path).hasSuffix(".lproj") }
 

@@ -27,7 +27,6 @@ public struct LprojNamesKind: RuleKind {
     let legacyNames: Set<String>
 
     public init(parameters p: ModuleParameters) throws(ModuleError) {
-        try p.expectOnly(["languages", "legacy-names"])
         languages = Set(try p.strings("languages") ?? [])
         legacyNames = Set(try p.strings("legacy-names") ?? [])
         guard !languages.isEmpty else { throw p.error("lproj-names: give the languages: list") }

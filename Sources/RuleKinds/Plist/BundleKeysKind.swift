@@ -38,7 +38,7 @@ public struct BundleKeysKind: RuleKind {
 
     public static let rules = [extensionKeys, bundleNameMissing, extensionVersion]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     /// A key's value as the built Info.plist has it.
     enum Resolved: Equatable {

@@ -21,7 +21,6 @@ public struct DeviceCapabilitiesKind: RuleKind {
     let known: Set<String>
 
     public init(parameters p: ModuleParameters) throws(ModuleError) {
-        try p.expectOnly(["known"])
         guard let list = try p.strings("known"), !list.isEmpty else {
             throw p.error("device-capabilities: give the known: capability keys")
         }

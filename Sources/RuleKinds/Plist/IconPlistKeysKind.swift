@@ -27,7 +27,7 @@ public struct IconPlistKeysKind: RuleKind {
 
     static let iconKeys = ["CFBundleIconFile", "CFBundleIconFiles", "CFBundleIcons", "CFBundleIconFiles~ipad", "CFBundleIcons~ipad"]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard context.project.infoPlist == subject.path, case .success(let (plist, _)) = context.plist(subject.path),

@@ -21,7 +21,7 @@ public struct InterfaceOrientationsKind: RuleKind {
         "UIInterfaceOrientationLandscapeLeft", "UIInterfaceOrientationLandscapeRight",
     ]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }

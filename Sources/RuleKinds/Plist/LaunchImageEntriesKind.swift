@@ -25,7 +25,7 @@ public struct LaunchImageEntriesKind: RuleKind {
     /// image from a 480 pt one — Xcode's actool itself writes names like "LaunchImage-700-568h".
     static let modifiers = ["@2x", "@3x", "~iphone", "~ipad"]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }

@@ -17,7 +17,7 @@ public struct PlistSyntaxKind: RuleKind {
 
     public static let rules = [parseError]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         switch context.plist(subject.path) {

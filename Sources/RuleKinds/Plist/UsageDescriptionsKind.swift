@@ -15,7 +15,7 @@ public struct UsageDescriptionsKind: RuleKind {
         fix: "Write a sentence that says what the app does with the data, e.g. \"Scans receipts you photograph.\"")
     public static let rules = [empty]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }

@@ -31,7 +31,7 @@ public struct PrivacyBundlingKind: RuleKind {
     /// Levels searched inside an SDK for its manifest (an xcframework's slice is two down).
     static let maximumDepth = 4
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func applies(to subject: Subject) -> Bool {
         // A framework inside an xcframework is one of its slices: the xcframework is judged once.

@@ -50,7 +50,7 @@ public struct PrivacyManifestKind: RuleKind {
     /// A manifest with a million entries reports its first findings and counts the rest.
     static let maximumFindings = 50
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let value: PlistValue

@@ -28,7 +28,7 @@ public struct PrivacySourcesKind: RuleKind {
     public static let rules = [manifestMissing, apiUndeclared]
     static let tag = "required-reason-apis"
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     /// One bundle to judge: its name, what it compiles, what it bundles.
     struct Bundle {

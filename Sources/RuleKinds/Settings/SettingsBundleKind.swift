@@ -15,7 +15,7 @@ public struct SettingsBundleKind: RuleKind {
         fix: "Add Root.plist with a PreferenceSpecifiers array (Xcode's Settings Bundle template), or fix its syntax at the reported line.")
     public static let rules = [invalid]
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let root = RelativePath.join(subject.path, "Root.plist")

@@ -30,7 +30,7 @@ public struct TVBrandAssetsKind: RuleKind {
     public static let rules = [appStoreIcon, sizeMismatch]
     static let maximumDepth = 32
 
-    public init(parameters: ModuleParameters) throws(ModuleError) { try parameters.expectOnly([]) }
+    public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         for brand in brandAssets(in: subject.path, depth: 0, context: context) { check(brand, in: context) }
