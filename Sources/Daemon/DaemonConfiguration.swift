@@ -54,10 +54,7 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// Keys of a daemon config file (`reswatch daemon --config FILE`).
-    public static let fileKeys: Set<String> = [
-        "roots", "socket", "log-file", "settle-ms", "settle-cap-ms", "rules", "exclude", "allow-project-exec", "max-clients",
-        "client-idle-timeout", "socket-group", "admin-group", "metrics-file",
-    ]
+    public static var fileKeys: [String] { DaemonSettings.all.map(\.key) }
 
     /// Applies a YAML config file; command-line values given explicitly are applied after it by the caller.
     public mutating func apply(configFile path: String) throws(ConfigFileError) {
@@ -74,51 +71,13 @@ public struct DaemonConfiguration: Sendable {
             if root == nil { return }
             throw ConfigFileError(file: path, line: root?.line, message: "expected a mapping")
         }
-        let base = (path as NSString).deletingLastPathComponent
-        func absolute(_ p: String) -> String { p.hasPrefix("/") ? p : FileSystem.absolutePath(base + "/" + p) }
         for (k, v) in map {
             let key = k.string ?? ""
-            func fail(_ m: String) -> ConfigFileError { ConfigFileError(file: path, line: v.line ?? k.line, message: "\(key): \(m)") }
-            switch key {
-            case "roots":
-                guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directories") }
-                roots += list.map(absolute)
-            case "socket": socketPath = absolute(v.string ?? "")
-            case "log-file": logFile = v.string.map(absolute)
-            case "settle-ms":
-                guard let n = v.int, n >= 0 else { throw fail("expected milliseconds (a whole number ≥ 0)") }
-                settleMilliseconds = n
-            case "settle-cap-ms":
-                guard let n = v.int, n > 0 else { throw fail("expected milliseconds (a whole number > 0)") }
-                settleCapMilliseconds = n
-            case "rules":
-                guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directories") }
-                ruleDirectories += list.map(absolute)
-            case "allow-project-exec":
-                guard let b = v.bool else { throw fail("expected true or false") }
-                allowProjectExec = b
-            case "max-clients":
-                guard let n = v.int, (1...65_536).contains(n) else { throw fail("expected a whole number in 1…65536") }
-                maxClients = n
-            case "client-idle-timeout":
-                guard let n = v.int, (1...86_400).contains(n) else { throw fail("expected seconds (a whole number in 1…86400)") }
-                clientIdleTimeoutSeconds = n
-            case "socket-group":
-                guard let g = v.string, !g.isEmpty else { throw fail("expected a group name") }
-                socketGroup = g
-            case "admin-group":
-                guard let g = v.string, !g.isEmpty else { throw fail("expected a group name") }
-                adminGroup = g
-            case "metrics-file":
-                guard let f = v.string, !f.isEmpty else { throw fail("expected a file path") }
-                metricsFile = absolute(f)
-            case "exclude":
-                guard let list = v.sequence?.compactMap(\.string) else { throw fail("expected a list of directory names") }
-                excludes = Set(list)
-            default:
+            guard let setting = DaemonSettings.named(key) else {
                 throw ConfigFileError(
                     file: path, line: k.line, message: "unknown key '\(key)' (known: \(Self.fileKeys.sorted().joined(separator: ", ")))")
             }
+            try setting.read(&self, v, ConfigFileContext(file: path, key: key, line: v.line ?? k.line))
         }
     }
 }

@@ -26,9 +26,17 @@ public enum Role: String, Sendable, Comparable, CaseIterable {
 /// A request's params: encoded by the client, read by the server with a precise error for
 /// every wrong key or value.
 public protocol RequestParams: Encodable, Sendable {
+    /// How its keys are spelled on the wire: the one declaration of them. What the encoder
+    /// writes, what the reader accepts (`keys`) and docs/protocol.md's table come from it
+    /// (`RequestParamsTests` checks the three agree).
+    associatedtype CodingKeys: CodingKey, CaseIterable, RawRepresentable<String>
     /// The keys it accepts: anything else is an "Invalid params" error naming them.
     static var keys: Set<String> { get }
     init(reading params: ParamReader) throws(RPCError)
+}
+
+extension RequestParams {
+    public static var keys: Set<String> { Set(CodingKeys.allCases.map(\.rawValue)) }
 }
 
 /// Every request the protocol declares. The server's handler table must cover exactly these
@@ -152,17 +160,19 @@ public enum MetricsRequest: ReswatchRequest {
 
 /// No params (`{}`, `[]` or none).
 public struct NoParams: RequestParams {
-    public static let keys: Set<String> = []
+    /// No key: `none` only stands in for the empty list Swift does not allow a raw-value enum.
+    public enum CodingKeys: String, CodingKey, CaseIterable { case none = "" }
+    public static var keys: Set<String> { [] }
     public init() {}
+    public func encode(to encoder: any Encoder) throws { _ = encoder.container(keyedBy: CodingKeys.self) }
     public init(reading params: ParamReader) {}
 }
 
 public struct DiagnosticsParams: RequestParams {
-    public static let keys: Set<String> = ["root", "path", "min_severity"]
     public var root: String?
     public var path: String?
     public var minimumSeverity: Severity?
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case root, path
         case minimumSeverity = "min_severity"
     }
@@ -179,18 +189,16 @@ public struct DiagnosticsParams: RequestParams {
 }
 
 public struct SeverityParams: RequestParams {
-    public static let keys: Set<String> = ["min_severity"]
     public var minimumSeverity: Severity?
-    enum CodingKeys: String, CodingKey { case minimumSeverity = "min_severity" }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case minimumSeverity = "min_severity" }
     public init(minimumSeverity: Severity? = nil) { self.minimumSeverity = minimumSeverity }
     public init(reading params: ParamReader) throws(RPCError) { minimumSeverity = try params.severity("min_severity") }
 }
 
 public struct SyncParams: RequestParams {
-    public static let keys: Set<String> = ["timeout_ms"]
     public static let timeoutRange = 1...600_000
     public var timeoutMilliseconds: Int?
-    enum CodingKeys: String, CodingKey { case timeoutMilliseconds = "timeout_ms" }
+    public enum CodingKeys: String, CodingKey, CaseIterable { case timeoutMilliseconds = "timeout_ms" }
     public init(timeoutMilliseconds: Int? = nil) { self.timeoutMilliseconds = timeoutMilliseconds }
     public init(reading params: ParamReader) throws(RPCError) {
         timeoutMilliseconds = try params.int("timeout_ms", range: Self.timeoutRange)
@@ -198,14 +206,13 @@ public struct SyncParams: RequestParams {
 }
 
 public struct RootParams: RequestParams {
-    public static let keys: Set<String> = ["root"]
     public var root: String?
+    public enum CodingKeys: String, CodingKey, CaseIterable { case root }
     public init(root: String? = nil) { self.root = root }
     public init(reading params: ParamReader) throws(RPCError) { root = try params.string("root") }
 }
 
 public struct FixParams: RequestParams {
-    public static let keys: Set<String> = ["path", "apply", "only", "background", "line", "single_size"]
     /// A folder or file under a watched root (absolute).
     public var path: String
     /// Only the findings on `path` (a file) at this line: one finding, as an editor's quick fix.
@@ -213,7 +220,7 @@ public struct FixParams: RequestParams {
     /// Make a legacy iOS app icon set a single-size set instead of filling its sizes.
     public var singleSize: Bool
 
-    enum CodingKeys: String, CodingKey {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case path, apply, only, background, line
         case singleSize = "single_size"
     }
@@ -245,8 +252,8 @@ public struct FixParams: RequestParams {
 }
 
 public struct PathParams: RequestParams {
-    public static let keys: Set<String> = ["path"]
     public var path: String
+    public enum CodingKeys: String, CodingKey, CaseIterable { case path }
     public init(path: String) { self.path = path }
     public init(reading params: ParamReader) throws(RPCError) { path = try params.requiredString("path") }
 }

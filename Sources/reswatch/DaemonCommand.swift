@@ -19,40 +19,37 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
             SIGHUP reloads rule modules, SIGUSR1 reopens --log-file. Without roots it waits for 'watch/add'.
             """)
 
-    @Option(help: "Unix socket path.") var socket: String?
+    // Each option that a config file key also sets takes its help from the settings table
+    // (DaemonSettings), as the config file reader and the example config do.
+    @Option(help: ArgumentHelp(DaemonSettings.help("socket"))) var socket: String?
+    @Option(name: .customLong("log-file"), help: ArgumentHelp(DaemonSettings.help("log-file"))) var logFile: String?
+    @Option(name: .customLong("settle-ms"), help: ArgumentHelp(DaemonSettings.help("settle-ms"))) var settleMs: Int?
     @Option(
-        name: .customLong("log-file"),
-        help: "Also write JSON lines (diagnostics added/removed, state changes, rescans, module errors) here.")
-    var logFile: String?
-    @Option(name: .customLong("settle-ms"), help: "Quiet time that ends a burst of file events (default 20).") var settleMs: Int?
-    @Option(
-        help:
-            "A daemon config file (YAML: roots, socket, log-file, settle-ms, settle-cap-ms, rules, exclude, allow-project-exec, max-clients, client-idle-timeout, socket-group, admin-group, metrics-file)."
-    )
+        help: ArgumentHelp(
+            "A daemon config file (YAML: \(DaemonConfiguration.fileKeys.joined(separator: ", "))); see --example-config."))
     var config: String?
+    @Flag(name: .customLong("example-config"), help: "Print a config file with every key, commented, and exit.")
+    var exampleConfig = false
     @OptionGroup var extraRules: ExtraRules
-    @Option(
-        name: .customLong("socket-group"),
-        help: "Members of this group may query, subscribe and sync (socket 0660 in a 0750 folder of that group).")
-    var socketGroup: String?
-    @Option(name: .customLong("admin-group"), help: "Members of this group may also add/remove roots, recheck and shut down.")
-    var adminGroup: String?
-    @Option(
-        name: .customLong("metrics-file"),
-        help: "Write Prometheus metrics here (atomically, when counts change), for node_exporter's textfile collector.")
-    var metricsFile: String?
+    @Option(name: .customLong("socket-group"), help: ArgumentHelp(DaemonSettings.help("socket-group"))) var socketGroup: String?
+    @Option(name: .customLong("admin-group"), help: ArgumentHelp(DaemonSettings.help("admin-group"))) var adminGroup: String?
+    @Option(name: .customLong("metrics-file"), help: ArgumentHelp(DaemonSettings.help("metrics-file"))) var metricsFile: String?
     @Flag(help: "Log at debug level.") var verbose = false
-    @Flag(
-        name: .customLong("allow-project-exec"),
-        help: "Run exec rules that watched projects' .reswatch/rules (or module files other users own) declare. Off: reported, not run.")
+    @Flag(name: .customLong("allow-project-exec"), help: ArgumentHelp(DaemonSettings.help("allow-project-exec")))
     var allowProjectExec = false
     @Argument(help: "Directories to watch.") var roots: [String] = []
 
     func validate() throws {
-        if let s = settleMs, s < 0 || s > 60_000 { throw ValidationError("--settle-ms must be 0…60000") }
+        if let s = settleMs, !DaemonSettings.settleRange.contains(s) {
+            throw ValidationError("--settle-ms must be \(DaemonSettings.settleRange.lowerBound)…\(DaemonSettings.settleRange.upperBound)")
+        }
     }
 
     func run() async throws {
+        if exampleConfig {
+            print(DaemonSettings.exampleFile, terminator: "")
+            return
+        }
         let env = ProcessInfo.processInfo.environment
         var (configuration, policy) = try configured(environment: env)
         try Self.requireWatchableRoots(configuration.roots)
