@@ -14,7 +14,14 @@ let package = Package(
     name: "reswatch",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "reswatch", targets: ["reswatch"])
+        .executable(name: "reswatch", targets: ["reswatch"]),
+        // The library surface, and the only `public` API: embed the engine (check a tree, list the
+        // rules, render a report) or talk to a running daemon. The daemon, its socket server, the
+        // LSP, repairs, status bars and the watcher are `package`: reached through the executable.
+        .library(
+            name: "ReswatchEngine",
+            targets: ["Findings", "ImageFacts", "ProjectModel", "Reporting", "RuleEngine", "RuleKinds", "ShippedRules", "SystemCalls"]),
+        .library(name: "ReswatchClient", targets: ["Findings", "ReswatchProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),

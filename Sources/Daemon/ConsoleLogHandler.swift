@@ -3,24 +3,24 @@ import Logging
 
 /// stderr for people. Under journald (`JOURNAL_STREAM` set) each line starts with its syslog
 /// priority (`<3>` error … `<7>` debug) so the journal keeps the level.
-public struct ConsoleLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
+package struct ConsoleLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level
     let journald: Bool
     let label: String
 
-    public init(label: String, level: Logger.Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(label: String, level: Logger.Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.label = label
         logLevel = level
         journald = environment["JOURNAL_STREAM"].map { !$0.isEmpty } ?? false
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { _, b in b }
         let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let line: String

@@ -6,58 +6,58 @@ import SystemCalls
 import Yams
 
 /// Everything the daemon is started with (command line, `--config FILE`, environment).
-public struct DaemonConfiguration: Sendable {
-    public var socketPath: String
-    public var logFile: String?
+package struct DaemonConfiguration: Sendable {
+    package var socketPath: String
+    package var logFile: String?
     /// Quiet time that ends a burst of events.
-    public var settleMilliseconds = 20
+    package var settleMilliseconds = 20
     /// A constant stream of events is still processed at least this often.
-    public var settleCapMilliseconds = 500
-    public var roots: [String] = []
+    package var settleCapMilliseconds = 500
+    package var roots: [String] = []
     /// Rule module directories of the config file's `rules:` (layered over the standard ones).
-    public var ruleDirectories: [String] = []
+    package var ruleDirectories: [String] = []
     /// Every source of rule modules, in load order (built-in, /etc, XDG, `rules:`, `--rules`).
-    public var ruleSources = RuleSources(builtIn: [])
-    public var excludes: Set<String> = ResourceTree.defaultExcludes
+    package var ruleSources = RuleSources(builtIn: [])
+    package var excludes: Set<String> = ResourceTree.defaultExcludes
     /// Run exec rules from watched projects' .reswatch/rules and from module files other users own.
-    public var allowProjectExec = false
+    package var allowProjectExec = false
     /// Image facts kept in memory per root (parsed plists/Contents.json: an eighth of it). Past it,
     /// files are read again when a rule needs them; memory stays flat as trees grow.
-    public var factsCacheEntries = 4096
+    package var factsCacheEntries = 4096
     /// Log every finding added and removed (with rule, path and root as fields): set under
     /// journald, where they are queryable (`journalctl RESWATCH_RULE=…`).
-    public var logFindings = false
+    package var logFindings = false
     /// Subscriber queue bound (bytes waiting to be written) before the queue is dropped for a resync.
-    public var subscriberQueueBytes = 1 << 20
+    package var subscriberQueueBytes = 1 << 20
     /// Connections served at once; past it a new client gets an error reply and is closed.
-    public var maxClients = 256
+    package var maxClients = 256
     /// A connection that sends no request for this long while it has nothing in flight and no
     /// subscription, or whose replies stay unread this long, is closed.
-    public var clientIdleTimeoutSeconds = 600
+    package var clientIdleTimeoutSeconds = 600
 
     /// Members of this group may use the socket as readers: it is then 0660 in a 0750 folder of
     /// that group (docs/security.md, "Who may do what").
-    public var socketGroup: String?
+    package var socketGroup: String?
     /// Members of this group are admins too.
-    public var adminGroup: String?
+    package var adminGroup: String?
     /// Prometheus text exposition, rewritten atomically when counts change (node_exporter's
     /// textfile collector).
-    public var metricsFile: String?
+    package var metricsFile: String?
 
     /// The rule kinds modules may use (the command line hands in the built-in ones): the daemon
     /// itself knows no kind.
-    public var kinds: KindRegistry
+    package var kinds: KindRegistry
 
-    public init(socketPath: String, kinds: KindRegistry) {
+    package init(socketPath: String, kinds: KindRegistry) {
         self.socketPath = socketPath
         self.kinds = kinds
     }
 
     /// Keys of a daemon config file (`reswatch daemon --config FILE`).
-    public static var fileKeys: [String] { DaemonSettings.all.map(\.key) }
+    package static var fileKeys: [String] { DaemonSettings.all.map(\.key) }
 
     /// Applies a YAML config file; command-line values given explicitly are applied after it by the caller.
-    public mutating func apply(configFile path: String) throws(ConfigFileError) {
+    package mutating func apply(configFile path: String) throws(ConfigFileError) {
         let text: String
         do { text = String(decoding: try FileSystem.readFile(path, limit: 1 << 20), as: UTF8.self) } catch {
             throw ConfigFileError(file: path, line: nil, message: "cannot read: \(error.reason)")
@@ -82,9 +82,9 @@ public struct DaemonConfiguration: Sendable {
     }
 }
 
-public struct ConfigFileError: Error, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int?
-    public let message: String
-    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
+package struct ConfigFileError: Error, Sendable, CustomStringConvertible {
+    package let file: String
+    package let line: Int?
+    package let message: String
+    package var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
 }

@@ -9,7 +9,7 @@ import SystemCalls
 /// plan is made from the engine's current findings, and applied in the same job, so nothing moves
 /// between the two); the watcher then sees the files change and the engine re-validates them.
 extension DaemonCore {
-    public func fix(_ params: FixParams) async throws(RPCError) -> FixResult {
+    package func fix(_ params: FixParams) async throws(RPCError) -> FixResult {
         let path = FileSystem.absolutePath(params.path)
         guard let root = roots.keys.filter({ path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }).max(by: { $0.count < $1.count })
         else { throw .notFound("\(path) is not under a watched root (watch/list shows the roots)") }

@@ -6,7 +6,7 @@ import SystemCalls
 
 /// What the socket methods ask of the core.
 extension DaemonCore {
-    public func status() -> StatusResult {
+    package func status() -> StatusResult {
         let list = roots.keys.sorted().map { path -> RootStatus in
             let r = roots[path]!
             let counts = r.diagnostics.bySeverity
@@ -30,7 +30,7 @@ extension DaemonCore {
     }
 
     /// Diagnostics, optionally of one root and/or under one path (absolute, or relative to the root).
-    public func diagnostics(root: String?, path: String?, minimumSeverity: Severity = .info) throws(RPCError) -> DiagnosticsSnapshot {
+    package func diagnostics(root: String?, path: String?, minimumSeverity: Severity = .info) throws(RPCError) -> DiagnosticsSnapshot {
         var selected = roots
         if let root {
             let r = FileSystem.absolutePath(root)
@@ -72,7 +72,7 @@ extension DaemonCore {
         return DiagnosticsSnapshot(generation: generation, diagnostics: out)
     }
 
-    public func subscribe(minimumSeverity: Severity, sink: any NotificationSink) -> (UInt64, DiagnosticsSnapshot) {
+    package func subscribe(minimumSeverity: Severity, sink: any NotificationSink) -> (UInt64, DiagnosticsSnapshot) {
         let id = subscribers.add(minimumSeverity: minimumSeverity, sink: sink)
         let snapshot =
             (try? diagnostics(root: nil, path: nil, minimumSeverity: minimumSeverity))
@@ -80,10 +80,10 @@ extension DaemonCore {
         return (id, snapshot)
     }
 
-    public func unsubscribe(_ id: UInt64) -> Bool { subscribers.remove(id) }
+    package func unsubscribe(_ id: UInt64) -> Bool { subscribers.remove(id) }
 
     /// Current snapshot for a subscriber whose queue overflowed (nil once it has unsubscribed).
-    public func resyncSnapshot(subscriber id: UInt64) -> DiagnosticsSnapshot? {
+    package func resyncSnapshot(subscriber id: UInt64) -> DiagnosticsSnapshot? {
         guard let minimum = subscribers.minimumSeverity(of: id) else { return nil }
         return (try? diagnostics(root: nil, path: nil, minimumSeverity: minimum))
             ?? DiagnosticsSnapshot(generation: generation, diagnostics: [])
@@ -94,7 +94,7 @@ extension DaemonCore {
     /// users write are fine, and nothing there can redirect the write); its event comes back
     /// through the same inotify queue after every event queued before it, and then the changes
     /// pending at that moment are applied. One barrier covers every root.
-    public func sync(timeoutMilliseconds: Int) async throws(RPCError) -> GenerationResult {
+    package func sync(timeoutMilliseconds: Int) async throws(RPCError) -> GenerationResult {
         let id = barriers.nextID()
         let timeout = timeoutMilliseconds
         let seen = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
@@ -117,7 +117,7 @@ extension DaemonCore {
     func expireBarrier(_ id: UInt64) { barriers.remove(id)?.resume(returning: false) }
 
     /// Re-reads everything of one root (or all) from disk.
-    public func recheck(root: String?) async throws(RPCError) -> GenerationResult {
+    package func recheck(root: String?) async throws(RPCError) -> GenerationResult {
         let targets: [String]
         if let root {
             let r = FileSystem.absolutePath(root)
@@ -130,7 +130,7 @@ extension DaemonCore {
         return GenerationResult(generation: generation)
     }
 
-    public func rulesList() -> RulesListResult {
+    package func rulesList() -> RulesListResult {
         var rules: [RulesListResult.Rule] = []
         for r in modules.current.rules {
             for info in r.reported {
@@ -143,7 +143,7 @@ extension DaemonCore {
     }
 
     /// SIGHUP or a changed module file: reload the modules, re-run what depends on rules.
-    public func reload(reason: String) async {
+    package func reload(reason: String) async {
         notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
         logger.info("reloading rule modules (\(reason))")
         modules.reload()

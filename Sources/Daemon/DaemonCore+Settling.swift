@@ -6,7 +6,7 @@ import Watcher
 /// Watcher events: collected until `settle-ms` of quiet, then handed to each root's engine thread
 /// as one change set; sync barriers are answered once every change read before them is applied.
 extension DaemonCore {
-    public func receive(_ event: WatchEvent) {
+    package func receive(_ event: WatchEvent) {
         switch event {
         case .changed(let root, let path):
             queue.count()

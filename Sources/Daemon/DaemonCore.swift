@@ -12,9 +12,9 @@ import Watcher
 /// The actor never waits on big work: scans, rescans and change sets run on each root's own
 /// engine thread (`EngineWorker`), one job per root at a time, while the actor answers requests
 /// from what the jobs returned. A root whose first scan runs is `scanning` meanwhile.
-public actor DaemonCore {
-    public nonisolated let configuration: DaemonConfiguration
-    public nonisolated let version: String
+package actor DaemonCore {
+    package nonisolated let configuration: DaemonConfiguration
+    package nonisolated let version: String
     let watcher: any WatchEventSource
     let logger: Logger
     let eventLog: EventLog?
@@ -22,13 +22,13 @@ public actor DaemonCore {
     var modules: RuleModules
     var roots: [String: WatchedRoot] = [:]
     var nextToken: UInt64 = 0
-    public private(set) var generation = 0
+    package private(set) var generation = 0
     let started = Date()
     var subscribers = SubscriberHub()
     var metrics = DaemonMetrics()
     var metricsWrite: Task<Void, Never>?
     /// Connections open on the socket (the socket server counts them).
-    public nonisolated let clientGauge = ClientGauge()
+    package nonisolated let clientGauge = ClientGauge()
     /// Changes read from the watcher and not yet applied (`DaemonCore+Settling.swift`).
     var queue = SettleQueue()
     var flushTask: Task<Void, Never>?
@@ -47,7 +47,7 @@ public actor DaemonCore {
 
     /// `watcher`: where events come from; the daemon's inotify watcher unless given (tests give
     /// a scripted one).
-    public init(
+    package init(
         configuration: DaemonConfiguration, version: String, logger: Logger, eventLog: EventLog?, notifier: SystemdNotifier,
         watcher: (any WatchEventSource)? = nil
     ) {
@@ -61,7 +61,7 @@ public actor DaemonCore {
     }
 
     /// Starts watching: rule directories first, then the configured roots.
-    public func start() async {
+    package func start() async {
         watcher.start()
         for dir in configuration.ruleSources.directories where FileManager.default.fileExists(atPath: dir) {
             watcher.add(root: dir)
@@ -74,25 +74,25 @@ public actor DaemonCore {
         announceReadyIfScanned()
     }
 
-    public func setShutdownHandler(_ handler: @escaping @Sendable () async -> Void) { shutdownRequest = handler }
+    package func setShutdownHandler(_ handler: @escaping @Sendable () async -> Void) { shutdownRequest = handler }
 
-    public func requestShutdown() async { await shutdownRequest?() }
+    package func requestShutdown() async { await shutdownRequest?() }
 
     /// Stops the watcher thread (graceful shutdown).
-    public func stop() {
+    package func stop() {
         flushTask?.cancel()
         for waiter in barriers.removeAll() { waiter.resume(returning: false) }
         watcher.stop()
     }
 
-    public var watcherEvents: AsyncStream<WatchEvent> { watcher.events }
+    package var watcherEvents: AsyncStream<WatchEvent> { watcher.events }
 
     /// After the watcher's stream ended: its private folder goes (once, whoever comes first).
-    public func watcherFinished() { watcher.removeWakeDirectory() }
+    package func watcherFinished() { watcher.removeWakeDirectory() }
 
     // MARK: - roots
 
-    public func addRoot(_ path: String) async throws(RPCError) -> [String] {
+    package func addRoot(_ path: String) async throws(RPCError) -> [String] {
         let root = FileSystem.absolutePath(path)
         guard roots[root] == nil else { return rootPaths }
         guard let status = try? FileSystem.statusFollowingLinks(root), status.kind == .directory else {
@@ -134,7 +134,7 @@ public actor DaemonCore {
         return rootPaths
     }
 
-    public func removeRoot(_ path: String) throws(RPCError) -> [String] {
+    package func removeRoot(_ path: String) throws(RPCError) -> [String] {
         let root = FileSystem.absolutePath(path)
         guard let record = roots.removeValue(forKey: root) else { throw .notFound("\(root) is not watched") }
         watcher.remove(root: root)
@@ -151,7 +151,7 @@ public actor DaemonCore {
         return rootPaths
     }
 
-    public var rootPaths: [String] { roots.keys.sorted() }
+    package var rootPaths: [String] { roots.keys.sorted() }
 
     /// Runs `job` on the root's engine thread, after any job of the root already running (so
     /// deltas are published in the order they were computed), and publishes its delta. Nil when
@@ -182,7 +182,7 @@ public actor DaemonCore {
     }
 
     /// The socket server accepts connections.
-    public func serverListening() {
+    package func serverListening() {
         startup.insert(.listening)
         announceReadyIfScanned()
     }

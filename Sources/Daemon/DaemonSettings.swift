@@ -7,16 +7,16 @@ import Yams
 /// the one declaration: the config file reader, `reswatch daemon --help`, the example config
 /// (`reswatch daemon --example-config`, config/daemon.example.yaml) and docs/configuration.md come
 /// from it, and tests compare them.
-public struct DaemonSetting: Sendable {
-    public let key: String
+package struct DaemonSetting: Sendable {
+    package let key: String
     /// `--key` on the command line, where the setting has one.
-    public let option: String?
+    package let option: String?
     /// One sentence, for `--help`.
-    public let summary: String
+    package let summary: String
     /// The example config's comment lines about it (without `# `).
-    public let comment: [String]
+    package let comment: [String]
     /// The example config's value line (commented out where the default is to leave it unset).
-    public let example: String
+    package let example: String
     let read: @Sendable (inout DaemonConfiguration, Node, ConfigFileContext) throws(ConfigFileError) -> Void
 }
 
@@ -48,11 +48,11 @@ struct ConfigFileContext {
     }
 }
 
-public enum DaemonSettings {
+package enum DaemonSettings {
     /// Milliseconds of quiet that end a burst (command line and config file alike).
-    public static let settleRange = 0...60_000
+    package static let settleRange = 0...60_000
 
-    public static let all: [DaemonSetting] = [
+    package static let all: [DaemonSetting] = [
         DaemonSetting(
             key: "roots", option: nil, summary: "Directories to watch (absolute, or relative to the config file).",
             comment: ["Directories to watch (absolute, or relative to this file)."], example: "roots:\n  - /srv/checkouts/ios-app"
@@ -147,16 +147,16 @@ public enum DaemonSettings {
         ) { c, v, x throws(ConfigFileError) in c.metricsFile = x.absolute(try x.text(v, "a file path")) },
     ]
 
-    public static func named(_ key: String) -> DaemonSetting? { all.first { $0.key == key } }
+    package static func named(_ key: String) -> DaemonSetting? { all.first { $0.key == key } }
 
     /// The help of the command-line option `option` (an unknown one is a programming error).
-    public static func help(_ option: String) -> String {
+    package static func help(_ option: String) -> String {
         guard let setting = all.first(where: { $0.option == option }) else { preconditionFailure("no daemon setting --\(option)") }
         return setting.summary
     }
 
     /// A config file holding every setting, commented (`reswatch daemon --example-config`).
-    public static var exampleFile: String {
+    package static var exampleFile: String {
         var lines = [
             "# reswatch daemon configuration (reswatch daemon --config FILE). Command-line options given",
             "# explicitly override these; every key is optional. Made by `reswatch daemon --example-config`.",

@@ -5,18 +5,18 @@ import SystemCalls
 
 /// `--log-file`: one JSON object per line for each diagnostic added/removed, state change, rescan
 /// and module error. Reopened on SIGUSR1 so logrotate can move it away.
-public final class EventLog: Sendable {
-    public let path: String
+package final class EventLog: Sendable {
+    package let path: String
     private let fd = Mutex<Int32>(-1)
 
-    public init(path: String) throws(SystemError) {
+    package init(path: String) throws(SystemError) {
         self.path = path
         try reopen()
     }
 
     deinit { fd.withLock { if $0 >= 0 { FileSystem.closeDescriptor($0) } } }
 
-    public func reopen() throws(SystemError) {
+    package func reopen() throws(SystemError) {
         let new = try FileSystem.openForAppending(path, mode: 0o640)
         fd.withLock {
             if $0 >= 0 { FileSystem.closeDescriptor($0) }
@@ -24,7 +24,7 @@ public final class EventLog: Sendable {
         }
     }
 
-    public func write(_ event: String, _ fields: [String: JSONValue]) {
+    package func write(_ event: String, _ fields: [String: JSONValue]) {
         var object = fields
         object["event"] = .string(event)
         object["ts"] = .string(Self.timestamp())
@@ -45,5 +45,5 @@ public final class EventLog: Sendable {
     /// A value-type format style: built once, no per-line formatter allocation.
     static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    public static func timestamp(_ date: Date = Date()) -> String { timestampStyle.format(date) }
+    package static func timestamp(_ date: Date = Date()) -> String { timestampStyle.format(date) }
 }

@@ -7,14 +7,14 @@ import SystemCalls
 /// `CODE_LINE`, `CODE_FUNC`, and each metadata key as `RESWATCH_<KEY>` (so
 /// `journalctl RESWATCH_RULE=icon.marketing-alpha` finds a rule's findings). When a datagram
 /// cannot be sent, the line goes to stderr with its priority prefix instead: nothing is lost.
-public struct JournalLogHandler: LogHandler {
-    public static let defaultSocket = "/run/systemd/journal/socket"
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
+package struct JournalLogHandler: LogHandler {
+    package static let defaultSocket = "/run/systemd/journal/socket"
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level
     let socket: String
     let fallback: ConsoleLogHandler
 
-    public init(label: String, level: Logger.Level = .info, socket: String = JournalLogHandler.defaultSocket) {
+    package init(label: String, level: Logger.Level = .info, socket: String = JournalLogHandler.defaultSocket) {
         logLevel = level
         self.socket = socket
         fallback = ConsoleLogHandler(label: label, level: level, environment: ["JOURNAL_STREAM": "fallback"])
@@ -23,7 +23,7 @@ public struct JournalLogHandler: LogHandler {
     /// The journal's socket when the daemon's stderr is connected to the journal (`JOURNAL_STREAM`
     /// names stderr's device and inode, as systemd sets it), or when `RESWATCH_JOURNAL_SOCKET`
     /// names one; else nil (a terminal, a file, a container without journald).
-    public static func socket(environment: [String: String]) -> String? {
+    package static func socket(environment: [String: String]) -> String? {
         if let forced = environment["RESWATCH_JOURNAL_SOCKET"], !forced.isEmpty { return forced }
         guard let stream = environment["JOURNAL_STREAM"], let status = try? FileSystem.descriptorStatus(2),
             stream == "\(status.device):\(status.inode)", (try? FileSystem.status(defaultSocket)) != nil
@@ -31,12 +31,12 @@ public struct JournalLogHandler: LogHandler {
         return defaultSocket
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields: [(String, String)] = [
             ("MESSAGE", "\(event.message)"), ("PRIORITY", String(ConsoleLogHandler.priority(event.level))),
             ("SYSLOG_IDENTIFIER", "reswatch"), ("CODE_FILE", event.file), ("CODE_LINE", String(event.line)),

@@ -24,12 +24,12 @@ struct DaemonMetrics {
 }
 
 /// Connections open on the socket, counted by the socket server.
-public final class ClientGauge: Sendable {
+package final class ClientGauge: Sendable {
     let value = Atomic<Int>(0)
-    public init() {}
-    public func opened() { value.add(1, ordering: .relaxed) }
-    public func closed() { value.subtract(1, ordering: .relaxed) }
-    public var current: Int { value.load(ordering: .relaxed) }
+    package init() {}
+    package func opened() { value.add(1, ordering: .relaxed) }
+    package func closed() { value.subtract(1, ordering: .relaxed) }
+    package var current: Int { value.load(ordering: .relaxed) }
 }
 
 /// The Prometheus text exposition format (version 0.0.4): HELP and TYPE once per family.
@@ -68,7 +68,7 @@ struct Exposition {
 
 extension DaemonCore {
     /// Every metric in the text exposition format (`reswatch metrics`, `--metrics-file`).
-    public func metricsText() -> String {
+    package func metricsText() -> String {
         var e = Exposition()
         let paths = roots.keys.sorted()
         e.family("reswatch_findings", "gauge", "Findings in force, by root and severity.")

@@ -3,12 +3,12 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Feeds watcher events to the core; on graceful shutdown stops the watcher thread.
-public struct CoreService: Service {
+package struct CoreService: Service {
     let core: DaemonCore
 
-    public init(core: DaemonCore) { self.core = core }
+    package init(core: DaemonCore) { self.core = core }
 
-    public func run() async throws {
+    package func run() async throws {
         await core.start()
         let events = await core.watcherEvents
         await withGracefulShutdownHandler {
@@ -23,18 +23,18 @@ public struct CoreService: Service {
 }
 
 /// SIGHUP reloads rule modules; SIGUSR1 reopens the JSON log (logrotate).
-public struct SignalService: Service {
+package struct SignalService: Service {
     let core: DaemonCore
     let eventLog: EventLog?
     let logger: Logger
 
-    public init(core: DaemonCore, eventLog: EventLog?, logger: Logger) {
+    package init(core: DaemonCore, eventLog: EventLog?, logger: Logger) {
         self.core = core
         self.eventLog = eventLog
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1)
         await cancelWhenGracefulShutdown {
             for await signal in signals {
@@ -57,16 +57,16 @@ public struct SignalService: Service {
 /// systemd integration that is not READY=1 (the core sends that after the initial scan):
 /// WATCHDOG=1 at half of `WATCHDOG_USEC` while the core's actor answers, and STOPPING=1 as soon as
 /// a graceful shutdown begins (this service is listed last, so it is the first to hear of it).
-public struct SystemdService: Service {
+package struct SystemdService: Service {
     let core: DaemonCore
     let notifier: SystemdNotifier
 
-    public init(core: DaemonCore, notifier: SystemdNotifier) {
+    package init(core: DaemonCore, notifier: SystemdNotifier) {
         self.core = core
         self.notifier = notifier
     }
 
-    public func run() async throws {
+    package func run() async throws {
         if let interval = notifier.watchdogInterval {
             // Cancelled at shutdown; a cancelled sleep must not count as this service failing
             // (ServiceGroup would then cancel every other service instead of stopping them).

@@ -11,7 +11,7 @@ import SystemCalls
 
 /// What a fuzz input came to: read, or turned down with the reason a user would see. Either is
 /// fine; a trap, a hang or runaway memory is the bug a fuzzer looks for.
-public enum FuzzOutcome: Sendable, Equatable {
+package enum FuzzOutcome: Sendable, Equatable {
     case accepted
     case rejected(String)
 }
@@ -19,7 +19,7 @@ public enum FuzzOutcome: Sendable, Equatable {
 /// Each reader of hostile input, fed bytes the way reswatch gets them from a watched tree or a
 /// socket client. `make fuzz` runs each under libFuzzer; the seed and regression inputs in
 /// Tests/FuzzTargetsTests/Corpus run as tests.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     /// PNG header facts, then the pixel decode (libpng through the C shim).
     case png
     /// JPEG pixel decode (libjpeg-turbo through the C shim), for the re-encoding repair.
@@ -45,7 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Contents.json scanner of the quick fixes.
     case lsp
 
-    public func run(_ data: [UInt8]) -> FuzzOutcome {
+    package func run(_ data: [UInt8]) -> FuzzOutcome {
         switch self {
         case .png: Self.png(data)
         case .jpeg: Self.jpeg(data)

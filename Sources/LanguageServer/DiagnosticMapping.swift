@@ -6,15 +6,15 @@ import SystemCalls
 /// already moved findings about folders and missing files onto the file that declares them, at
 /// the entry's line), the severity, the rule id as `code` with a link to its docs section, and
 /// the related paths.
-public struct DiagnosticMapping: Sendable {
-    public let rulesURL: String
+package struct DiagnosticMapping: Sendable {
+    package let rulesURL: String
 
-    public init(rulesURL: String = RuleLinks.defaultBase) { self.rulesURL = rulesURL }
+    package init(rulesURL: String = RuleLinks.defaultBase) { self.rulesURL = rulesURL }
 
     /// The absolute path a finding is shown on.
-    public static func file(of d: Diagnostic) -> String { d.path.isEmpty ? d.root : d.root + "/" + d.path }
+    package static func file(of d: Diagnostic) -> String { d.path.isEmpty ? d.root : d.root + "/" + d.path }
 
-    public static func lspSeverity(_ s: Severity) -> Int {
+    package static func lspSeverity(_ s: Severity) -> Int {
         switch s {
         case .error: 1
         case .warning: 2
@@ -24,7 +24,7 @@ public struct DiagnosticMapping: Sendable {
 
     /// From the finding's column (LSP counts UTF-16 code units, 0-based, as reswatch's 1-based
     /// columns do) to the end of its line, or the file's start when the finding has none.
-    public static func range(line: Int?, column: Int? = nil) -> JSONValue {
+    package static func range(line: Int?, column: Int? = nil) -> JSONValue {
         let l = max((line ?? 1) - 1, 0)
         let c = line == nil ? 0 : max((column ?? 1) - 1, 0)
         return .object([
@@ -33,7 +33,7 @@ public struct DiagnosticMapping: Sendable {
         ])
     }
 
-    public func lsp(_ d: Diagnostic) -> JSONValue {
+    package func lsp(_ d: Diagnostic) -> JSONValue {
         var message = FileName.escapingUndecodable(d.message)
         if let code = d.code { message += " (\(code))" }
         if let fix = d.fix { message += "\nFix: " + FileName.escapingUndecodable(fix) }

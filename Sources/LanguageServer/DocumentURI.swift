@@ -1,9 +1,9 @@
 /// `file://` URIs for absolute paths and back (RFC 8089; every byte outside the unreserved set
 /// and "/" percent-encoded, as VS Code and Neovim write them).
-public enum DocumentURI {
+package enum DocumentURI {
     static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
 
-    public static func from(path: String) -> String {
+    package static func from(path: String) -> String {
         var out = "file://"
         for byte in path.utf8 {
             if unreserved.contains(byte) {
@@ -17,7 +17,7 @@ public enum DocumentURI {
 
     /// The absolute path of a `file://` URI (with or without an authority of "localhost"); nil
     /// for any other scheme or a malformed escape.
-    public static func path(of uri: String) -> String? {
+    package static func path(of uri: String) -> String? {
         var rest: Substring
         if uri.hasPrefix("file://localhost/") {
             rest = uri.dropFirst("file://localhost".count)

@@ -8,9 +8,9 @@ import ReswatchProtocol
 /// The language server's readers of hostile input, for the fuzz targets: the Content-Length
 /// framing (bounded), each message's JSON, the URIs it names, and the Contents.json scanner that
 /// quick fixes use on files from the tree.
-public enum LanguageServerFuzz {
+package enum LanguageServerFuzz {
     /// nil when everything was read; else why the input was turned down.
-    public static func exercise(_ data: [UInt8]) -> String? {
+    package static func exercise(_ data: [UInt8]) -> String? {
         // The bytes as a Contents.json a quick fix would edit.
         _ = JSONSpans.arrayElements(in: data, key: "images")
         _ = TextPosition.position(of: data.count / 2, in: data)

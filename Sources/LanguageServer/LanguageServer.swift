@@ -6,17 +6,17 @@ import SystemCalls
 /// `reswatch lsp`: a Language Server (LSP 3.17) that shows the daemon's findings for every file
 /// in the workspace folders, open or not, and offers quick fixes where the repair is mechanical.
 /// docs/editors.md has the setup for each editor.
-public actor LanguageServer {
-    public struct Options: Sendable {
+package actor LanguageServer {
+    package struct Options: Sendable {
         /// The daemon's socket.
-        public var socket: String
+        package var socket: String
         /// Called when no daemon answers at `socket` (starts one and waits until it answers), or
         /// nil: then the user is told, and nothing is checked.
-        public var startDaemon: (@Sendable () throws -> Void)?
-        public var rulesURL: String
-        public var version: String
+        package var startDaemon: (@Sendable () throws -> Void)?
+        package var rulesURL: String
+        package var version: String
 
-        public init(socket: String, startDaemon: (@Sendable () throws -> Void)?, rulesURL: String, version: String) {
+        package init(socket: String, startDaemon: (@Sendable () throws -> Void)?, rulesURL: String, version: String) {
             self.socket = socket
             self.startDaemon = startDaemon
             self.rulesURL = rulesURL
@@ -38,21 +38,21 @@ public actor LanguageServer {
     /// cursor move, and an icon's plan resamples its master); dropped whenever the findings change.
     var plannedActions: [Diagnostic: [CodeActions.Action]] = [:]
 
-    public init(options: Options, send: @escaping @Sendable (JSONValue) -> Void) {
+    package init(options: Options, send: @escaping @Sendable (JSONValue) -> Void) {
         self.options = options
         self.send = send
         self.mapping = DiagnosticMapping(rulesURL: options.rulesURL)
     }
 
     /// What the caller does after a message.
-    public enum Next: Sendable, Equatable {
+    package enum Next: Sendable, Equatable {
         case carryOn
         case exit(Int32)
     }
 
     // MARK: - messages from the editor
 
-    public func receive(_ bytes: [UInt8]) -> Next {
+    package func receive(_ bytes: [UInt8]) -> Next {
         guard let message = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)), case .object(let object) = message else {
             reply(error: .null, code: -32700, "Parse error: the message is not a JSON object")
             return .carryOn
@@ -241,12 +241,12 @@ public actor LanguageServer {
     }
 
     /// A broken byte stream: said to the editor (and on stderr), then the server stops.
-    public func framingError(_ text: String) {
+    package func framingError(_ text: String) {
         reply(error: .null, code: -32700, "Parse error: \(text); the stream cannot be followed, the server stops")
     }
 }
 
 extension LanguageServer {
     /// True once `shutdown` was answered (an end of input is then a clean exit).
-    public var isShuttingDown: Bool { shutdownRequested }
+    package var isShuttingDown: Bool { shutdownRequested }
 }

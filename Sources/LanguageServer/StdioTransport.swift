@@ -7,8 +7,8 @@ import ReswatchProtocol
 /// LSP's base protocol over stdin/stdout: `Content-Length` framing by NIOExtras'
 /// `NIOJSONRPCFraming`, a bounded input buffer (a hostile or broken client cannot make the
 /// server buffer gigabytes), and an ordered stream of what arrives.
-public final class StdioTransport: Sendable {
-    public enum Inbound: Sendable {
+package final class StdioTransport: Sendable {
+    package enum Inbound: Sendable {
         case message([UInt8])
         /// The byte stream cannot be followed any more (a header without Content-Length, a bad
         /// length, a message over the limit).
@@ -17,12 +17,12 @@ public final class StdioTransport: Sendable {
     }
 
     /// The largest message accepted (a workspace edit or a snapshot is far below it).
-    public static let maximumMessageBytes = 16 << 20
+    package static let maximumMessageBytes = 16 << 20
 
     let channel: any Channel
-    public let inbound: AsyncStream<Inbound>
+    package let inbound: AsyncStream<Inbound>
 
-    public init(input: Int32 = 0, output: Int32 = 1) async throws {
+    package init(input: Int32 = 0, output: Int32 = 1) async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: Inbound.self)
         inbound = stream
         channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -41,14 +41,14 @@ public final class StdioTransport: Sendable {
     }
 
     /// Writes one message (framed).
-    public func send(_ message: JSONValue) {
+    package func send(_ message: JSONValue) {
         var bytes = RPCEncoder.line(message)
         bytes.removeLast()  // the socket protocol's newline is not part of an LSP message
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
     }
 
     /// Waits until everything written so far has gone out.
-    public func flush() async {
+    package func flush() async {
         try? await channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).get()
     }
 

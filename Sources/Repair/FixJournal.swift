@@ -2,9 +2,9 @@ import Foundation
 import SystemCalls
 
 /// Why `fix --apply` or `fix --undo` did not run (nothing was changed when it says so).
-public struct FixError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct FixError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Carries out a plan so that nothing the person wrote can be lost: every original is first saved
@@ -12,8 +12,8 @@ public struct FixError: Error, Sendable, CustomStringConvertible {
 /// atomically (a new file in the same folder, synced, renamed over it), so a crash leaves the old
 /// file or the new one, never half of one; `progress` lists each change once it is made.
 /// `undo` restores every byte of the last run, and leaves (and names) a file edited since.
-public enum FixJournal {
-    public static let folder = ".reswatch/fix"
+package enum FixJournal {
+    package static let folder = ".reswatch/fix"
 
     struct Entry: Codable {
         var kind: String  // "write", "create", "rename", "remove"
@@ -69,7 +69,7 @@ public enum FixJournal {
     /// `afterChange` is called with each change's index once it is made and listed in `progress`
     /// (the fault-injection tests stop the process there).
     @discardableResult
-    public static func apply(_ plan: RepairPlan, afterChange: (Int) -> Void = { _ in }) throws(FixError) -> String {
+    package static func apply(_ plan: RepairPlan, afterChange: (Int) -> Void = { _ in }) throws(FixError) -> String {
         let root = plan.root
         // Everything is checked before anything is written.
         for w in plan.writes {
@@ -149,18 +149,18 @@ public enum FixJournal {
     }
 
     /// What `undo` did.
-    public struct UndoReport: Sendable {
-        public var journal: String
-        public var restored: [String] = []
+    package struct UndoReport: Sendable {
+        package var journal: String
+        package var restored: [String] = []
         /// Files edited since the fix: left as they are (their original is kept in the journal folder).
-        public var leftAlone: [String] = []
+        package var leftAlone: [String] = []
         /// The run had stopped part-way (it was still "applying").
-        public var wasInterrupted = false
+        package var wasInterrupted = false
         /// Temporary files of that run's unfinished writes, removed.
-        public var removedTemporary: [String] = []
+        package var removedTemporary: [String] = []
         /// Files whose saved original is missing from the journal's folder: not restored, and the
         /// run stays undoable (nothing else is lost by trying again once the backup is back).
-        public var originalMissing: [String] = []
+        package var originalMissing: [String] = []
     }
 
     /// The newest run under `root` that is not undone, with its journal.
@@ -187,16 +187,16 @@ public enum FixJournal {
 
     /// A run that stopped part-way (killed, or the machine went down): which of its changes are
     /// made, judged from the files themselves (each is whole: old or new), not from `progress`.
-    public struct Interrupted: Sendable {
-        public var journal: String
-        public var made: [String] = []
-        public var notMade: [String] = []
+    package struct Interrupted: Sendable {
+        package var journal: String
+        package var made: [String] = []
+        package var notMade: [String] = []
         /// Neither the old nor the new bytes: edited since.
-        public var editedSince: [String] = []
+        package var editedSince: [String] = []
     }
 
     /// The last run under `root`, if it was interrupted (nil when it finished or was undone).
-    public static func interrupted(root: String) -> Interrupted? {
+    package static func interrupted(root: String) -> Interrupted? {
         guard let (run, journal) = try? lastRun(root: root), journal.state == "applying" else { return nil }
         var report = Interrupted(journal: folder + "/" + run)
         for entry in journal.changes {
@@ -237,7 +237,7 @@ public enum FixJournal {
 
     /// Restores every byte the last applied (or interrupted) fix under `root` changed, and removes
     /// the temporary file an interrupted write left beside its file.
-    public static func undo(root: String) throws(FixError) -> UndoReport {
+    package static func undo(root: String) throws(FixError) -> UndoReport {
         guard let (run, journal) = try lastRun(root: root) else {
             throw FixError("nothing to undo: no fix under \(absolute(root, folder)) that is not undone already")
         }

@@ -1,9 +1,9 @@
 /// Byte spans of a JSON document's parts, for text edits that keep the rest of the file as it is
 /// (Contents.json written by Xcode or by hand). A light scanner: it knows strings and nesting,
 /// and gives up (nil) on anything it does not follow.
-public enum JSONSpans {
+package enum JSONSpans {
     /// The spans of each element of the top-level object's array `key`.
-    public static func arrayElements(in bytes: [UInt8], key: String) -> [Range<Int>]? {
+    package static func arrayElements(in bytes: [UInt8], key: String) -> [Range<Int>]? {
         var i = skipSpace(bytes, 0)
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return nil }
         i += 1
@@ -95,8 +95,8 @@ public enum JSONSpans {
 }
 
 /// LSP positions: 0-based lines, characters counted in UTF-16 code units.
-public enum TextPosition {
-    public static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, character: Int) {
+package enum TextPosition {
+    package static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, character: Int) {
         var line = 0
         var lineStart = 0
         for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
@@ -108,5 +108,5 @@ public enum TextPosition {
     }
 
     /// 1-based line of a byte offset.
-    public static func line(of offset: Int, in bytes: [UInt8]) -> Int { position(of: offset, in: bytes).line + 1 }
+    package static func line(of offset: Int, in bytes: [UInt8]) -> Int { position(of: offset, in: bytes).line + 1 }
 }

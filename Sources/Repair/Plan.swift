@@ -2,7 +2,7 @@ import Findings
 
 /// One change to the tree, root-relative paths. A repair is made of them; `fix --apply` carries
 /// them out atomically and journaled (FixJournal).
-public enum FileChange: Sendable, Hashable {
+package enum FileChange: Sendable, Hashable {
     /// A file's new bytes; `original` nil: the file is created.
     case write(path: String, original: [UInt8]?, new: [UInt8])
     case rename(from: String, to: String)
@@ -11,7 +11,7 @@ public enum FileChange: Sendable, Hashable {
     case remove(path: String, original: [UInt8])
 
     /// The path the change writes (a rename's new name, a removed file's name).
-    public var path: String {
+    package var path: String {
         switch self {
         case .write(let path, _, _): path
         case .rename(_, let to): to
@@ -21,14 +21,14 @@ public enum FileChange: Sendable, Hashable {
 }
 
 /// What a repair does for one finding.
-public struct Repair: Sendable {
+package struct Repair: Sendable {
     /// The finding it repairs.
-    public let finding: Diagnostic
+    package let finding: Diagnostic
     /// One line a person reads ("Add CFBundleIconName = AppIcon to SampleApp/Info.plist").
-    public let title: String
-    public let changes: [FileChange]
+    package let title: String
+    package let changes: [FileChange]
 
-    public init(finding: Diagnostic, title: String, changes: [FileChange]) {
+    package init(finding: Diagnostic, title: String, changes: [FileChange]) {
         self.finding = finding
         self.title = title
         self.changes = changes
@@ -36,28 +36,28 @@ public struct Repair: Sendable {
 }
 
 /// A finding `fix` leaves as it is, and why (ambiguous, a person's choice, not repairable yet).
-public struct Unrepaired: Sendable {
-    public let finding: Diagnostic
-    public let reason: String
+package struct Unrepaired: Sendable {
+    package let finding: Diagnostic
+    package let reason: String
 
-    public init(finding: Diagnostic, reason: String) {
+    package init(finding: Diagnostic, reason: String) {
         self.finding = finding
         self.reason = reason
     }
 }
 
 /// The plan for one root: the repairs, and what is left with the reason.
-public struct RepairPlan: Sendable {
-    public let root: String
-    public var repairs: [Repair] = []
+package struct RepairPlan: Sendable {
+    package let root: String
+    package var repairs: [Repair] = []
     /// Findings an earlier repair of the plan also repairs (two findings, one edit).
-    public var alsoRepaired: [Diagnostic] = []
-    public var left: [Unrepaired] = []
+    package var alsoRepaired: [Diagnostic] = []
+    package var left: [Unrepaired] = []
 
-    public init(root: String) { self.root = root }
+    package init(root: String) { self.root = root }
 
     /// Each file's changes merged: for every path written, its bytes on disk now and at the end.
-    public var writes: [(path: String, original: [UInt8]?, new: [UInt8])] {
+    package var writes: [(path: String, original: [UInt8]?, new: [UInt8])] {
         var order: [String] = []
         var merged: [String: (original: [UInt8]?, new: [UInt8])] = [:]
         for repair in repairs {
@@ -69,13 +69,13 @@ public struct RepairPlan: Sendable {
         return order.map { ($0, merged[$0]!.original, merged[$0]!.new) }
     }
 
-    public var removals: [(path: String, original: [UInt8])] {
+    package var removals: [(path: String, original: [UInt8])] {
         repairs.flatMap { r in r.changes.compactMap { if case .remove(let p, let o) = $0 { (p, o) } else { nil } } }
     }
 
-    public var renames: [(from: String, to: String)] {
+    package var renames: [(from: String, to: String)] {
         repairs.flatMap { r in r.changes.compactMap { if case .rename(let f, let t) = $0 { (f, t) } else { nil } } }
     }
 
-    public var isEmpty: Bool { repairs.isEmpty }
+    package var isEmpty: Bool { repairs.isEmpty }
 }

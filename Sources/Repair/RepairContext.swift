@@ -5,13 +5,13 @@ import SystemCalls
 
 /// What a repair sees: the files of one root as the plan has left them so far (a second repair
 /// of the same Contents.json edits the first one's result), and the projects' contexts.
-public final class RepairContext {
-    public let root: String
-    public let projects: [ProjectContext]
-    public let options: RepairOptions
+package final class RepairContext {
+    package let root: String
+    package let projects: [ProjectContext]
+    package let options: RepairOptions
     private var planned: [String: [UInt8]] = [:]
 
-    public init(root: String, projects: [ProjectContext], options: RepairOptions = RepairOptions()) {
+    package init(root: String, projects: [ProjectContext], options: RepairOptions = RepairOptions()) {
         self.root = root
         self.projects = projects
         self.options = options
@@ -21,7 +21,7 @@ public final class RepairContext {
 
     /// A file's bytes as the plan has them: nil when it is missing, not a regular file (a link,
     /// a FIFO: a repair never writes through them) or too large.
-    public func read(_ path: String) -> [UInt8]? {
+    package func read(_ path: String) -> [UInt8]? {
         if removed.contains(path) { return nil }
         if let bytes = planned[path] { return bytes }
         guard RepairPaths.isSafe(path), (try? FileSystem.status(absolute(path)))?.kind == .regular else { return nil }
@@ -29,7 +29,7 @@ public final class RepairContext {
     }
 
     /// Names in a folder (planned renames applied).
-    public func list(_ folder: String) -> [String] {
+    package func list(_ folder: String) -> [String] {
         var names = Set(((try? FileSystem.listDirectory(absolute(folder))) ?? []).filter { !$0.isDirectory }.map(\.name))
         for (from, to) in renamed where RelativePath.parent(from) == folder || RelativePath.parent(to) == folder {
             if RelativePath.parent(from) == folder { names.remove(RelativePath.name(from)) }
@@ -39,7 +39,7 @@ public final class RepairContext {
         return names.sorted()
     }
 
-    public func exists(_ path: String) -> Bool {
+    package func exists(_ path: String) -> Bool {
         if removed.contains(path) { return false }
         if planned[path] != nil || renamed.contains(where: { $0.to == path }) { return true }
         if renamed.contains(where: { $0.from == path }) { return false }
@@ -55,7 +55,7 @@ public final class RepairContext {
     func isRemoved(_ path: String) -> Bool { removed.contains(path) }
 
     /// The project a path belongs to (the deepest whose directory holds it).
-    public func project(of path: String) -> ProjectContext? {
+    package func project(of path: String) -> ProjectContext? {
         projects.filter { RelativePath.isWithin(path, $0.directory) }.max { $0.directory.count < $1.directory.count }
     }
 
@@ -83,28 +83,28 @@ public final class RepairContext {
 }
 
 /// Paths a repair may touch: root-relative, no `..`, nothing absolute.
-public enum RepairPaths {
-    public static func isSafe(_ path: String) -> Bool {
+package enum RepairPaths {
+    package static func isSafe(_ path: String) -> Bool {
         !path.isEmpty && !path.hasPrefix("/")
             && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
     }
 }
 
 /// What the person chose for repairs that need a choice.
-public struct RepairOptions: Sendable {
+package struct RepairOptions: Sendable {
     /// The colour a transparent App Store icon is laid over (none: such an icon is left).
-    public var background: (red: UInt8, green: UInt8, blue: UInt8)?
+    package var background: (red: UInt8, green: UInt8, blue: UInt8)?
     /// A legacy (all sizes) iOS app icon set with missing or wrongly sized icons is made a
     /// single-size set instead (one 1024 image; Xcode 14+ makes every size from it).
-    public var singleSize: Bool
+    package var singleSize: Bool
 
-    public init(background: (red: UInt8, green: UInt8, blue: UInt8)? = nil, singleSize: Bool = false) {
+    package init(background: (red: UInt8, green: UInt8, blue: UInt8)? = nil, singleSize: Bool = false) {
         self.background = background
         self.singleSize = singleSize
     }
 
     /// `#rrggbb`, `rrggbb`, `white` or `black`.
-    public static func color(_ text: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
+    package static func color(_ text: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
         switch text.lowercased() {
         case "white": return (255, 255, 255)
         case "black": return (0, 0, 0)

@@ -4,7 +4,7 @@ import RuleEngine
 import SystemCalls
 
 /// What a repair kind says of one finding.
-public enum RepairOutcome {
+package enum RepairOutcome {
     /// The changes that repair it.
     case repair(title: String, changes: [FileChange])
     /// An earlier repair of the plan already repairs it (two findings, one edit).
@@ -15,25 +15,25 @@ public enum RepairOutcome {
 
 /// One kind of repair: the rules it repairs and how. Each kind is one file in `Repairs/`, and
 /// only where the repair is unambiguous; otherwise it says why it leaves the finding.
-public protocol RepairKind: Sendable {
+package protocol RepairKind: Sendable {
     static var rules: Set<String> { get }
     static func repair(_ finding: Diagnostic, in context: RepairContext) -> RepairOutcome
 }
 
 /// Plans the repairs of one root's findings.
-public enum Repairer {
+package enum Repairer {
     /// Every repair kind, in the order they run.
-    public static let kinds: [any RepairKind.Type] = [
+    package static let kinds: [any RepairKind.Type] = [
         IconNameKeyRepair.self, FilenameCaseRepair.self, UnassignedFileRepair.self, JPEGNamedPNGRepair.self,
         PrivacyCategoryRepair.self, OrientationsAdvice.self, StoryboardExtensionRepair.self, StoreIconAlphaRepair.self,
         PNGReencodeRepair.self, IconSizeRepair.self, ExtensionDisplayNameRepair.self,
     ]
 
     /// The rules some kind repairs (at least in some cases).
-    public static var repairableRules: Set<String> { kinds.reduce(into: Set<String>()) { $0.formUnion($1.rules) } }
+    package static var repairableRules: Set<String> { kinds.reduce(into: Set<String>()) { $0.formUnion($1.rules) } }
 
     /// `only`: the rule ids to repair (nil: all).
-    public static func plan(
+    package static func plan(
         root: String, diagnostics: [Diagnostic], projects: [ProjectContext], only: Set<String>? = nil,
         options: RepairOptions = RepairOptions()
     ) -> RepairPlan {

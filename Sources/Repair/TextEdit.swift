@@ -1,18 +1,18 @@
 /// A replacement of a byte range of a text file: repairs edit what they must and keep every other
 /// byte as the person wrote it (a plist is never re-serialised, a Contents.json never re-printed).
-public struct TextEdit: Sendable, Hashable {
-    public var start: Int
-    public var end: Int
-    public var newText: String
+package struct TextEdit: Sendable, Hashable {
+    package var start: Int
+    package var end: Int
+    package var newText: String
 
-    public init(start: Int, end: Int, newText: String) {
+    package init(start: Int, end: Int, newText: String) {
         self.start = start
         self.end = end
         self.newText = newText
     }
 
     /// The bytes with the edits made (ranges of the original bytes, none overlapping).
-    public static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
+    package static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
         var out = bytes
         for edit in edits.sorted(by: { $0.start > $1.start }) {
             out.replaceSubrange(edit.start..<edit.end, with: Array(edit.newText.utf8))

@@ -1,7 +1,7 @@
 /// `diff -u` of two texts, for the plan `reswatch fix` prints: what a repair changes, line by line,
 /// with three lines of context.
-public enum UnifiedDiff {
-    public static func lines(old: [UInt8], new: [UInt8], path: String, context: Int = 3) -> [String] {
+package enum UnifiedDiff {
+    package static func lines(old: [UInt8], new: [UInt8], path: String, context: Int = 3) -> [String] {
         let a = split(old)
         let b = split(new)
         let difference = b.difference(from: a)

@@ -3,27 +3,27 @@ import SystemCalls
 
 /// Who may do what on the daemon's socket (docs/security.md, "Who may do what"). The peer's
 /// credentials are read from the connection itself (SO_PEERCRED), never from what it says.
-public struct AccessPolicy: Sendable {
+package struct AccessPolicy: Sendable {
     /// Admins by uid: the daemon's own user and root.
-    public var adminUsers: Set<UInt32>
+    package var adminUsers: Set<UInt32>
     /// Members are admins (`admin-group`).
-    public var adminGroup: UInt32?
+    package var adminGroup: UInt32?
     /// Members are readers (`socket-group`: the socket is 0660 in a 0750 folder of that group).
-    public var readerGroup: UInt32?
+    package var readerGroup: UInt32?
 
     /// The group the socket (0660) and its folder (0750) belong to: the readers', else the
     /// admins' (members of admin-group must be able to open the socket too: put them in
     /// socket-group when both are set).
-    public var socketGroup: UInt32? { readerGroup ?? adminGroup }
+    package var socketGroup: UInt32? { readerGroup ?? adminGroup }
 
-    public init(adminUsers: Set<UInt32> = [FileSystem.currentUser, 0], adminGroup: UInt32? = nil, readerGroup: UInt32? = nil) {
+    package init(adminUsers: Set<UInt32> = [FileSystem.currentUser, 0], adminGroup: UInt32? = nil, readerGroup: UInt32? = nil) {
         self.adminUsers = adminUsers
         self.adminGroup = adminGroup
         self.readerGroup = readerGroup
     }
 
     /// The role of a peer, or nil when it has none (it may connect, but every call is refused).
-    public func role(of peer: PeerCredentials, groups: (PeerCredentials) -> Set<UInt32> = Self.groups) -> Role? {
+    package func role(of peer: PeerCredentials, groups: (PeerCredentials) -> Set<UInt32> = Self.groups) -> Role? {
         if adminUsers.contains(peer.uid) { return .admin }
         if adminGroup == nil && readerGroup == nil { return nil }
         let member = groups(peer)
@@ -32,7 +32,7 @@ public struct AccessPolicy: Sendable {
         return nil
     }
 
-    public static func groups(_ peer: PeerCredentials) -> Set<UInt32> { UserDatabase.groups(ofUser: peer.uid, primary: peer.gid) }
+    package static func groups(_ peer: PeerCredentials) -> Set<UInt32> { UserDatabase.groups(ofUser: peer.uid, primary: peer.gid) }
 
     /// The error for a call the peer's role does not allow.
     func refusal(method: String, needs: Role, peer: PeerCredentials, role: Role?) -> RPCError {

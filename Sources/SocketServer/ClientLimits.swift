@@ -3,20 +3,20 @@ import ReswatchProtocol
 import Synchronization
 
 /// What one client may cost the daemon. Every bound is per connection except `maxClients`.
-public struct ClientLimits: Sendable {
+package struct ClientLimits: Sendable {
     /// Connections served at once; one more gets an error reply and is closed.
-    public var maxClients = 256
+    package var maxClients = 256
     /// Bytes of replies and notifications waiting to be written before the connection counts as
     /// not reading: no further request is read from it, notifications are dropped for a resync.
-    public var queueBytes = 1 << 20
+    package var queueBytes = 1 << 20
     /// Requests of one connection being worked on at once; further lines wait unread in the socket.
-    public var maxInFlight = 16
+    package var maxInFlight = 16
     /// Idle (no request, nothing in flight, no subscription) or not reading its replies this long: closed.
-    public var idleTimeout = TimeAmount.seconds(600)
+    package var idleTimeout = TimeAmount.seconds(600)
 
-    public init() {}
+    package init() {}
 
-    public init(maxClients: Int, queueBytes: Int, idleTimeoutSeconds: Int) {
+    package init(maxClients: Int, queueBytes: Int, idleTimeoutSeconds: Int) {
         self.maxClients = maxClients
         self.queueBytes = queueBytes
         self.idleTimeout = .seconds(Int64(idleTimeoutSeconds))

@@ -2,22 +2,22 @@ import NIOCore
 
 /// One line of input, or the notice that a line was longer than the limit (it is discarded up to
 /// its newline, and the connection carries on).
-public enum Frame: Sendable, Equatable {
+package enum Frame: Sendable, Equatable {
     case line([UInt8])
     case tooLong
 }
 
 /// Splits the byte stream at "\n" with a length limit (1 MiB per the protocol). Public for the
 /// fuzz targets.
-public struct LineFrameDecoder: ByteToMessageDecoder {
-    public typealias InboundOut = Frame
+package struct LineFrameDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = Frame
     let limit: Int
     /// Discarding the rest of an over-long line.
     var discarding = false
 
-    public init(limit: Int) { self.limit = limit }
+    package init(limit: Int) { self.limit = limit }
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let view = buffer.readableBytesView
         if let nl = view.firstIndex(of: 0x0A) {
             let length = nl - view.startIndex
@@ -47,7 +47,7 @@ public struct LineFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         // A final line without "\n" still counts (e.g. `printf '…' | socat`).
         if buffer.readableBytes > 0, !discarding {
             let line = buffer.readBytes(length: buffer.readableBytes) ?? []

@@ -8,8 +8,8 @@ import SystemCalls
 /// The Unix-socket server (SwiftNIO). Prepares a private socket directory, refuses to start when
 /// another daemon answers, serves until graceful shutdown, then closes and removes the socket file
 /// (a socket systemd passed is used as it is and left in place).
-public struct SocketServerService: Service {
-    public static let lineLimit = 1 << 20
+package struct SocketServerService: Service {
+    package static let lineLimit = 1 << 20
 
     let core: DaemonCore
     let path: String
@@ -19,7 +19,7 @@ public struct SocketServerService: Service {
     /// A listening socket systemd passed (socket activation): used as it is, and never removed.
     let activated: SocketActivation.Listener?
 
-    public init(
+    package init(
         core: DaemonCore, path: String, logger: Logger, limits: ClientLimits = ClientLimits(), policy: AccessPolicy = AccessPolicy(),
         activated: SocketActivation.Listener? = nil
     ) {
@@ -34,7 +34,7 @@ public struct SocketServerService: Service {
     /// Checks and creates the socket directory (0700, ours; 0750 of `group` when the socket is
     /// shared with a group) and removes a stale socket file. Throws when the directory is someone
     /// else's or a daemon already answers there.
-    public static func prepare(path: String, group: UInt32? = nil) throws(SocketSetupError) {
+    package static func prepare(path: String, group: UInt32? = nil) throws(SocketSetupError) {
         guard path.utf8.count <= 107 else { throw SocketSetupError("socket path is longer than 107 bytes: \(path)") }
         let dir = RelativePath.parent(path).isEmpty ? "/" : RelativePath.parent(path)
         let me = FileSystem.currentUser
@@ -65,7 +65,7 @@ public struct SocketServerService: Service {
         }
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let core = self.core
         let logger = self.logger
         let limits = self.limits
@@ -137,7 +137,7 @@ extension SocketServerService {
     }
 }
 
-public struct SocketSetupError: Error, CustomStringConvertible {
-    public let description: String
+package struct SocketSetupError: Error, CustomStringConvertible {
+    package let description: String
     init(_ text: String) { description = text }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How `reswatch status` prints one state for a status bar: a named format or a template.
-public enum BarFormat: Sendable, Equatable {
+package enum BarFormat: Sendable, Equatable {
     /// waybar's custom module with `return-type: json`: `{text, tooltip, class, percentage}`.
     case waybar
     /// i3blocks' `format=json`: one block `{full_text, short_text, color, name, urgent}` a line.
@@ -16,22 +16,22 @@ public enum BarFormat: Sendable, Equatable {
     /// A template with named fields in braces: `{errors}E {warnings}W`.
     case template([TemplatePart])
 
-    public enum TemplatePart: Sendable, Equatable {
+    package enum TemplatePart: Sendable, Equatable {
         case literal(String)
         case field(Field)
     }
 
-    public enum Field: String, Sendable, CaseIterable {
+    package enum Field: String, Sendable, CaseIterable {
         case errors, warnings, infos, roots, files, generation, state, text, percentage
     }
 
     /// Why a format string is refused.
-    public struct FormatError: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    package struct FormatError: Error, CustomStringConvertible, Sendable {
+        package let description: String
     }
 
     /// A named format, or a template (anything with a `{`).
-    public static func parse(_ s: String) throws(FormatError) -> BarFormat {
+    package static func parse(_ s: String) throws(FormatError) -> BarFormat {
         switch s {
         case "waybar": return .waybar
         case "i3bar": return .i3bar
@@ -88,11 +88,11 @@ public enum BarFormat: Sendable, Equatable {
 
     /// Lines printed once before the first state: the i3bar protocol's header and the opening of
     /// its endless array.
-    public var preamble: [String] { self == .i3bar ? ["{\"version\":1}", "["] : [] }
+    package var preamble: [String] { self == .i3bar ? ["{\"version\":1}", "["] : [] }
 
     /// One line (without its newline) for the state; `first`: the first after the preamble (the
     /// i3bar protocol separates the later ones with a comma).
-    public func line(_ state: BarState, first: Bool = true) -> String {
+    package func line(_ state: BarState, first: Bool = true) -> String {
         switch self {
         case .waybar:
             return Self.json([

@@ -2,9 +2,9 @@ import ReswatchProtocol
 
 /// What a status bar shows of the daemon: one state and the counts, from a `status` result or
 /// from the absence of a daemon.
-public struct BarState: Sendable, Equatable {
+package struct BarState: Sendable, Equatable {
     /// Worst first: a bar's colour follows the first that applies.
-    public enum Level: String, Sendable, CaseIterable {
+    package enum Level: String, Sendable, CaseIterable {
         /// No daemon answers.
         case down
         /// Something is not checked: no root watched, a root scanning or degraded, a root that holds
@@ -15,26 +15,26 @@ public struct BarState: Sendable, Equatable {
         case ok
     }
 
-    public var level: Level
-    public var errors = 0
-    public var warnings = 0
-    public var infos = 0
-    public var roots = 0
-    public var files = 0
-    public var generation = 0
+    package var level: Level
+    package var errors = 0
+    package var warnings = 0
+    package var infos = 0
+    package var roots = 0
+    package var files = 0
+    package var generation = 0
     /// One line per root and per rule-module error, for tooltips.
-    public var details: [String] = []
+    package var details: [String] = []
 
-    public init(level: Level) { self.level = level }
+    package init(level: Level) { self.level = level }
 
     /// No daemon answers at `socket`.
-    public static func down(_ reason: String) -> BarState {
+    package static func down(_ reason: String) -> BarState {
         var s = BarState(level: .down)
         s.details = ["no reswatch daemon: \(reason)"]
         return s
     }
 
-    public init(_ status: StatusResult) {
+    package init(_ status: StatusResult) {
         errors = status.roots.reduce(0) { $0 + $1.errors }
         warnings = status.roots.reduce(0) { $0 + $1.warnings }
         infos = status.roots.reduce(0) { $0 + $1.infos }
@@ -55,7 +55,7 @@ public struct BarState: Sendable, Equatable {
     }
 
     /// The short text a bar shows: "2E 1W", "scanning", "down".
-    public var text: String {
+    package var text: String {
         switch level {
         case .down: "down"
         case .degraded: "\(errors)E \(warnings)W !"
@@ -63,18 +63,18 @@ public struct BarState: Sendable, Equatable {
         }
     }
 
-    public var tooltip: String { (["reswatch: \(level.rawValue)"] + details).joined(separator: "\n") }
+    package var tooltip: String { (["reswatch: \(level.rawValue)"] + details).joined(separator: "\n") }
 
     /// Share of the findings that are not errors, for bars that pick an icon by percentage:
     /// 100 with no errors, 0 when every finding is an error or no daemon answers.
-    public var percentage: Int {
+    package var percentage: Int {
         if level == .down { return 0 }
         let total = errors + warnings + infos
         return total == 0 ? 100 : (100 * (total - errors)) / total
     }
 
     /// The colour of the level (#rrggbb), shared by the i3bar, polybar and tmux formats.
-    public var color: String {
+    package var color: String {
         switch level {
         case .down: "#808080"
         case .degraded: "#ff8800"

@@ -6,17 +6,17 @@ import SystemCalls
 /// each time the daemon sends `status/changed` (no polling). When no daemon answers, or the
 /// daemon goes away, it reports `down` and tries again every `retry`, for ever: a status bar's
 /// script must keep running.
-public struct StatusFollower: Sendable {
-    public let socket: String
-    public let retry: Duration
+package struct StatusFollower: Sendable {
+    package let socket: String
+    package let retry: Duration
 
-    public init(socket: String, retry: Duration = .seconds(2)) {
+    package init(socket: String, retry: Duration = .seconds(2)) {
         self.socket = socket
         self.retry = retry
     }
 
     /// Never returns; `emit` gets each new state (repeats of the same state are not emitted).
-    public func run(_ emit: (BarState, StatusResult?) -> Void) -> Never {
+    package func run(_ emit: (BarState, StatusResult?) -> Void) -> Never {
         ProcessSignals.unblockTermination()  // a bar must be able to stop it
         var last: BarState?
         func show(_ state: BarState, _ status: StatusResult?) {

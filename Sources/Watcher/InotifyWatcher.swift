@@ -7,8 +7,8 @@ import SystemCalls
 /// blocking, so one dedicated thread makes every call (libinotifytools is not thread-safe); events are copied out at once
 /// and handed on through a bounded `AsyncStream`. Roots are added and removed through commands the
 /// thread picks up within a second.
-public final class InotifyWatcher: Sendable {
-    public let events: AsyncStream<WatchEvent>
+package final class InotifyWatcher: Sendable {
+    package let events: AsyncStream<WatchEvent>
     let continuation: AsyncStream<WatchEvent>.Continuation
     let excludes: Set<String>
 
@@ -29,7 +29,7 @@ public final class InotifyWatcher: Sendable {
     /// When the thread last read an event from the kernel (settling counts quiet from here, not
     /// from when the event reached the daemon's actor, one thread hop later).
     let lastRead = Mutex<ContinuousClock.Instant?>(nil)
-    public var lastEventRead: ContinuousClock.Instant? { lastRead.withLock { $0 } }
+    package var lastEventRead: ContinuousClock.Instant? { lastRead.withLock { $0 } }
     private let done = DispatchSemaphore(value: 0)
     /// A private directory the thread watches: touching a file in it wakes the thread at once
     /// (libinotifytools hides its fd, so there is nothing else to wake its select()).
@@ -40,7 +40,7 @@ public final class InotifyWatcher: Sendable {
     /// - Parameters:
     ///   - excludes: directory names never watched (build outputs).
     ///   - bufferLimit: events buffered for a slow consumer before a rescan is signalled instead.
-    public init(excludes: Set<String>, bufferLimit: Int = 65_536) {
+    package init(excludes: Set<String>, bufferLimit: Int = 65_536) {
         self.excludes = excludes
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         wakeDirectory = try? FileSystem.makeTemporaryDirectory(named: "reswatch-wake.")
@@ -57,14 +57,14 @@ public final class InotifyWatcher: Sendable {
     /// Asks for `.barrier(id)` once every event queued before now has been delivered. The file is
     /// created in the watcher's private folder (mode 0700, made by mkdtemp): never in a watched
     /// root, never through a link (O_EXCL|O_NOFOLLOW). False when it could not be written.
-    public func barrier(_ id: UInt64) -> Bool {
+    package func barrier(_ id: UInt64) -> Bool {
         guard let wakeDirectory, !folderRemoved.withLock({ $0 }) else { return false }
         // Closed at once: IN_CLOSE_WRITE is the event that carries the barrier.
         return (try? FileSystem.createNewFile(wakeDirectory + "/barrier-\(id)")) != nil
     }
 
     /// Starts the watcher thread (once).
-    public func start() {
+    package func start() {
         let first = shared.withLock { s -> Bool in
             defer { s.started = true }
             return !s.started
@@ -81,18 +81,18 @@ public final class InotifyWatcher: Sendable {
         thread.start()
     }
 
-    public func add(root: String) {
+    package func add(root: String) {
         shared.withLock { $0.commands.append(.add(root)) }
         wake()
     }
 
-    public func remove(root: String) {
+    package func remove(root: String) {
         shared.withLock { $0.commands.append(.remove(root)) }
         wake()
     }
 
     /// Asks the thread to stop and waits for it (at most about a second: its wait times out each second).
-    public func stop() {
+    package func stop() {
         let wasStarted = shared.withLock { s -> Bool in
             s.stop = true
             return s.started
@@ -103,7 +103,7 @@ public final class InotifyWatcher: Sendable {
     }
 
     /// The private folder (wake file, unanswered barriers) goes with the watcher.
-    public func removeWakeDirectory() {
+    package func removeWakeDirectory() {
         guard let wakeDirectory,
             !folderRemoved.withLock({ gone in
                 defer { gone = true }; return gone
@@ -116,14 +116,14 @@ public final class InotifyWatcher: Sendable {
     }
 
     /// Watches currently held.
-    public var watchCount: Int { shared.withLock { $0.watchCount } }
+    package var watchCount: Int { shared.withLock { $0.watchCount } }
 
     /// Roots that could not be watched completely, with the reason.
-    public var degradedRoots: [String: String] { shared.withLock { $0.degraded } }
+    package var degradedRoots: [String: String] { shared.withLock { $0.degraded } }
 
     /// `/proc/sys/fs/inotify/max_queued_events` (libinotifytools' own getter reads the wrong file).
-    public static func maxQueuedEvents() -> Int? { readProcInt("/proc/sys/fs/inotify/max_queued_events") }
-    public static func maxUserWatches() -> Int? { readProcInt("/proc/sys/fs/inotify/max_user_watches") }
+    package static func maxQueuedEvents() -> Int? { readProcInt("/proc/sys/fs/inotify/max_queued_events") }
+    package static func maxUserWatches() -> Int? { readProcInt("/proc/sys/fs/inotify/max_user_watches") }
 
     static func readProcInt(_ path: String) -> Int? {
         guard let bytes = try? FileSystem.readFile(path, limit: 64) else { return nil }

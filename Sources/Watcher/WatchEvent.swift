@@ -1,5 +1,5 @@
 /// What the watcher tells its consumer. Paths are absolute.
-public enum WatchEvent: Sendable, Hashable {
+package enum WatchEvent: Sendable, Hashable {
     /// Something at this path changed (created, written, deleted, attributes, renamed from/to).
     case changed(root: String, path: String)
     /// Events were lost for this root (queue overflow, unpaired move, consumer too slow): rescan it.
@@ -17,7 +17,7 @@ public enum WatchEvent: Sendable, Hashable {
 
 /// Why a root must be re-listed: the first is the follow-up of every new watch, the others mean
 /// events may have been lost.
-public enum RescanReason: String, Sendable, Hashable, CustomStringConvertible {
+package enum RescanReason: String, Sendable, Hashable, CustomStringConvertible {
     /// The watch is in place: anything written during the initial scan is picked up.
     case watchAdded = "watch added"
     /// The kernel's queue overflowed (IN_Q_OVERFLOW).
@@ -29,5 +29,5 @@ public enum RescanReason: String, Sendable, Hashable, CustomStringConvertible {
     /// The watch limit left part of the root unwatched: it is re-listed periodically.
     case partlyUnwatched = "periodic rescan of a root the watch limit left partly unwatched"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

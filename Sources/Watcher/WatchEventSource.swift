@@ -1,7 +1,7 @@
 /// What the daemon needs of a watcher: `InotifyWatcher` in the daemon, a scripted fake in tests
 /// (`FakeWatchEventSource` in TestSupport), so settling, barriers, overflow and recrawl can be
 /// tested against the real daemon core without inotify.
-public protocol WatchEventSource: Sendable {
+package protocol WatchEventSource: Sendable {
     /// Every event, in order; finished when the source stops.
     var events: AsyncStream<WatchEvent> { get }
     /// When the source last read an event (settling counts quiet from here).
