@@ -8,6 +8,8 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
     case accessDenied(path: String, group: String?)
     /// The socket is not one only this user or root could have made: nothing was sent.
     case untrusted(path: String, reason: String)
+    /// The process serving the socket runs as a user the client does not trust: nothing was sent.
+    case untrustedPeer(path: String, peer: String, daemonUser: String)
     case io(String)
     case rpc(RPCError)
     case timeout(String)
@@ -22,6 +24,8 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
                 + (group.map { "ask to be added to group \($0)" } ?? "ask its owner for access (the daemon's socket-group setting)")
         case .untrusted(let path, let reason):
             "refusing to talk to \(path): \(reason); another user could be serving it. Use a socket in a folder only you (or root) can write (XDG_RUNTIME_DIR, --socket)."
+        case .untrustedPeer(let path, let peer, let daemonUser):
+            "refusing to talk to \(path): the daemon serving it runs as \(peer), not as you, root or the daemon user '\(daemonUser)'; nothing was sent. If you trust it, set RESWATCH_DAEMON_USER to its user."
         case .io(let s): "socket error: \(s)"
         case .rpc(let e): "daemon replied: \(e.message) (\(e.code))"
         case .timeout(let s): "timed out \(s)"
@@ -39,8 +43,10 @@ public final class ReswatchClient {
     /// Notifications received while waiting for a response.
     public private(set) var pendingNotifications: [JSONValue] = []
 
-    public init(path: String) throws(ClientError) {
-        let allowedPeers = try Self.checkOwnership(path)
+    /// `daemonUser`: the user a shared daemon may run as besides this user and root (default
+    /// `$RESWATCH_DAEMON_USER`, else `reswatch`).
+    public init(path: String, daemonUser: String? = nil) throws(ClientError) {
+        try Self.checkOwnership(path)
         guard path.utf8.count <= SocketLocation.maximumLength else {
             throw .noDaemon(path: path, reason: "path longer than \(SocketLocation.maximumLength) bytes")
         }
@@ -55,9 +61,12 @@ public final class ReswatchClient {
             UnixSocket.close(fd)
             throw .untrusted(path: path, reason: "the peer's credentials cannot be read (\(error.reason))")
         }
-        if let allowedPeers, !allowedPeers.contains(peer) {
+        let user = daemonUser ?? SocketLocation.daemonUser(environment: ProcessInfo.processInfo.environment)
+        let me = FileSystem.currentUser
+        if peer != me && peer != 0 && peer != UserDatabase.userID(named: user) {
             UnixSocket.close(fd)
-            throw .untrusted(path: path, reason: "the process serving it runs as uid \(peer)")
+            let who = UserDatabase.userName(peer).map { "uid \(peer) (\($0))" } ?? "uid \(peer)"
+            throw .untrustedPeer(path: path, peer: who, daemonUser: user)
         }
         self.fd = fd
     }
@@ -65,14 +74,12 @@ public final class ReswatchClient {
     /// Before anything is sent, the socket's folder must be one that another user cannot have
     /// planted: it belongs to this user or root, or it sits in a folder that only root can write
     /// (systemd's /run/reswatch, owned by the service user); and no one else can write it (a sticky
-    /// world-writable folder such as /tmp only for a socket of our own). Returns the uids the
-    /// peer may run as: this user, root, and the folder's owner; nil (any) when the folder is
-    /// root's and only root can write it (systemd's /run/reswatch for a socket-activated service
-    /// whose dynamic user serves it: only root could have put the socket there).
-    static func checkOwnership(_ path: String) throws(ClientError) -> Set<UInt32>? {
+    /// world-writable folder such as /tmp only for a socket of our own). Then the peer itself
+    /// must run as this user, root or the daemon user (`init`).
+    static func checkOwnership(_ path: String) throws(ClientError) {
         let me = FileSystem.currentUser
         let folder = (path as NSString).deletingLastPathComponent
-        guard let dir = try? FileSystem.status(folder.isEmpty ? "." : folder) else { return [me, 0] }  // connect will say why
+        guard let dir = try? FileSystem.status(folder.isEmpty ? "." : folder) else { return }  // connect will say why
         if dir.kind != .directory {
             throw .untrusted(path: path, reason: "\(folder) is not a directory (a link?)")
         }
@@ -83,13 +90,11 @@ public final class ReswatchClient {
             throw .untrusted(path: path, reason: "its folder \(folder) belongs to uid \(dir.owner)")
         }
         if dir.mode & UInt32(S_IWGRP | S_IWOTH) != 0 {
-            guard let sock = try? FileSystem.status(path) else { return [me, 0] }  // no socket there: connect says no daemon answers
+            guard let sock = try? FileSystem.status(path) else { return }  // no socket there: connect says no daemon answers
             guard dir.mode & UInt32(S_ISVTX) != 0, sock.owner == me || sock.owner == 0 else {
                 throw .untrusted(path: path, reason: "its folder \(folder) is writable by other users")
             }
         }
-        if dir.owner == 0 && dir.mode & UInt32(S_IWGRP | S_IWOTH) == 0 { return nil }
-        return [me, 0, dir.owner]
     }
 
     /// The group that may open the socket: the socket's, or its folder's when the folder is the

@@ -9,6 +9,13 @@ public enum SocketLocation {
         return "/tmp/reswatch-\(FileSystem.currentUser)/reswatch.sock"
     }
 
+    /// The user a shared daemon runs as (the system service's, from sysusers): `$RESWATCH_DAEMON_USER`,
+    /// else `reswatch`. A client talks to a daemon running as itself, root, or this user.
+    public static func daemonUser(environment: [String: String]) -> String {
+        if let name = environment["RESWATCH_DAEMON_USER"], !name.isEmpty { return name }
+        return "reswatch"
+    }
+
     /// sun_path holds 108 bytes including the terminating NUL.
     public static let maximumLength = 107
 }

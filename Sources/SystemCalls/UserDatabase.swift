@@ -23,6 +23,16 @@ public enum UserDatabase {
         return String(cString: name)
     }
 
+    /// The id of a user by name (or a number given as text).
+    public static func userID(named name: String) -> UInt32? {
+        if let n = UInt32(name) { return n }
+        var user = passwd()
+        var buffer = [CChar](repeating: 0, count: 16384)
+        var result: UnsafeMutablePointer<passwd>?
+        guard getpwnam_r(name, &user, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return user.pw_uid
+    }
+
     /// A user's name, or nil.
     public static func userName(_ uid: UInt32) -> String? {
         var user = passwd()

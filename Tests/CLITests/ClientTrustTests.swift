@@ -37,3 +37,55 @@ import Testing
         #expect(result.status == 0 && result.stdout.contains("reswatch daemon: generation"), "\(result.stderr)")
     }
 }
+
+/// The peer's own uid decides (SO_PEERCRED), whatever the socket's folder looks like: a daemon
+/// served by a user other than the client, root or the daemon user is refused (issue 29, item 4).
+@Suite struct PeerTrustTests {
+    /// A listener run as nobody in a folder only root can write (as systemd's /run/reswatch is):
+    /// every folder check passes; only the peer's uid can refuse it.
+    func nobodyServes(_ body: (String) throws -> Void) throws {
+        let dir = try TempTree()
+        chmod(dir.path, 0o755)
+        mkdir(dir.path + "/run", 0o755)
+        let socket = dir.path + "/run/s.sock"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        server.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+            // Answers any request with an empty result; a client that hangs up is no error.
+            "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(8)\nwhile True:\n c,_=s.accept()\n try:\n  c.recv(65536)\n  c.sendall(b'{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\\n')\n except OSError:\n  pass\n c.close()\n",
+            socket,
+        ]
+        chown(dir.path + "/run", 65534, 65534)
+        chmod(dir.path + "/run", 0o755)
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(10_000) }
+        try body(socket)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to serve a socket as another user (setpriv)"))
+    func aDaemonServedByAnotherUserIsRefused() throws {
+        try nobodyServes { socket in
+            let result = try runCommand(Repo.binary, ["status", "--socket", socket])
+            #expect(result.status == 2, "\(result.stdout)")
+            #expect(
+                result.stderr.contains("runs as uid 65534 (nobody), not as you, root or the daemon user 'reswatch'"), "\(result.stderr)")
+            #expect(result.stderr.contains("nothing was sent"))
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to serve a socket as another user (setpriv)"))
+    func theConfiguredDaemonUserIsTrusted() throws {
+        try nobodyServes { socket in
+            let result = try runCommand(Repo.binary, ["status", "--socket", socket], environment: ["RESWATCH_DAEMON_USER": "nobody"])
+            #expect(!result.stderr.contains("refusing"), "\(result.stderr)")
+        }
+    }
+}

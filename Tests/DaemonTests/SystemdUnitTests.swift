@@ -77,10 +77,14 @@ import Testing
         }
         #expect(try read("systemd/reswatch@.service").contains("--config /etc/reswatch/%i.yaml"))
         #expect(try read("systemd/user/reswatch.service").contains("--config %E/reswatch/daemon.yaml"))
-        // The socket's group exists once sysusers has run.
+        // The socket's group and the services' user exist once sysusers has run (a `u` line makes
+        // the user and its group); clients trust a daemon running as that user.
         #expect(
             try read("systemd/reswatch.socket").contains("SocketGroup=reswatch")
-                && read("config/sysusers.d/reswatch.conf").contains("g reswatch -"))
+                && read("config/sysusers.d/reswatch.conf").contains("\nu reswatch - "))
+        for service in ["systemd/reswatch.service", "systemd/reswatch@.service"] {
+            #expect(try read(service).contains("User=reswatch\nGroup=reswatch\n"), "\(service)")
+        }
         // logrotate signals the services' main processes through systemd, never every reswatch by name.
         let logrotate = try read("config/logrotate/reswatch")
         #expect(logrotate.contains("systemctl kill --kill-whom=main --signal=USR1 'reswatch.service' 'reswatch@*.service'"))

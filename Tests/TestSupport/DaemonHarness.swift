@@ -4,6 +4,8 @@ import ReswatchProtocol
 /// The real `reswatch daemon` binary on a private socket, for tests.
 public final class DaemonHarness {
     public let socket: String
+    /// The user the daemon runs as when a launcher drops to another one (its clients trust it).
+    public let daemonUser: String?
     public let process: Process
     public let stderrPath: String
     let dir: String
@@ -15,6 +17,8 @@ public final class DaemonHarness {
         socket chosen: String? = nil
     ) throws {
         dir = try ExampleRunnerTemp.make()
+        // A launcher runs the daemon as nobody: its clients here trust that user.
+        daemonUser = launcher.isEmpty ? nil : "65534"
         if let chosen {
             socket = chosen
         } else if launcher.isEmpty {
@@ -49,7 +53,7 @@ public final class DaemonHarness {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if !process.isRunning { throw HarnessError("daemon exited (\(process.terminationStatus)): \(stderr)") }
-            if let c = try? ReswatchClient(path: socket), let s = try? c.call("status", timeoutMilliseconds: 2000),
+            if let c = try? ReswatchClient(path: socket, daemonUser: daemonUser), let s = try? c.call("status", timeoutMilliseconds: 2000),
                 (s["roots"]?.array ?? []).allSatisfy({ $0["state"]?.string != "scanning" })
             {
                 return
@@ -61,7 +65,7 @@ public final class DaemonHarness {
 
     public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-    public func client() throws -> ReswatchClient { try ReswatchClient(path: socket) }
+    public func client() throws -> ReswatchClient { try ReswatchClient(path: socket, daemonUser: daemonUser) }
 
     /// One call on a fresh connection.
     public func call(_ method: String, _ params: JSONValue = .object([:]), timeoutMilliseconds: Int = 30_000) throws -> JSONValue {
