@@ -111,23 +111,14 @@ extension DaemonCore {
         e.sample("reswatch_batch_duration_seconds_bucket", [("le", "+Inf")], Double(metrics.batchCount))
         e.sample("reswatch_batch_duration_seconds_sum", [], metrics.batchSum)
         e.sample("reswatch_batch_duration_seconds_count", [], Double(metrics.batchCount))
-        var rules: [String: (kind: String, stat: RuleStat)] = [:]
-        for path in paths {
-            for r in roots[path]!.summary.rules {
-                var entry = rules[r.source] ?? (r.kind, RuleStat())
-                entry.stat.evaluations += r.stat.evaluations
-                entry.stat.nanoseconds &+= r.stat.nanoseconds
-                rules[r.source] = entry
-            }
-        }
-        e.family("reswatch_rule_evaluations_total", "counter", "Rule evaluations run, by rule (its kind and module entry).")
-        for (source, r) in rules.sorted(by: { $0.key < $1.key }) {
-            e.sample("reswatch_rule_evaluations_total", [("kind", r.kind), ("source", source)], Double(r.stat.evaluations))
-        }
-        e.family("reswatch_rule_evaluation_seconds_total", "counter", "Time spent evaluating, by rule.")
-        for (source, r) in rules.sorted(by: { $0.key < $1.key }) {
-            e.sample("reswatch_rule_evaluation_seconds_total", [("kind", r.kind), ("source", source)], Double(r.stat.nanoseconds) / 1e9)
-        }
+        let overflows = watcher.overflows
+        e.family(
+            "reswatch_inotify_overflows_total", "counter",
+            "Times events were lost: the kernel's inotify queue overflowed (raise fs.inotify.max_queued_events), or the daemon's own buffer did; each is followed by rescans."
+        )
+        e.sample("reswatch_inotify_overflows_total", [("queue", "kernel")], Double(overflows.kernel))
+        e.sample("reswatch_inotify_overflows_total", [("queue", "daemon")], Double(overflows.buffer))
+        ruleMetrics(paths, into: &e)
         e.family("reswatch_exec_rule_failures", "gauge", "Findings in force that say an exec rule failed (rules.exec-failed).")
         e.sample(
             "reswatch_exec_rule_failures", [], Double(paths.reduce(0) { $0 + (roots[$1]!.diagnostics.count(of: "rules.exec-failed")) }))
@@ -138,6 +129,34 @@ extension DaemonCore {
         e.family("reswatch_generation", "gauge", "Changes of the set of findings since start.")
         e.sample("reswatch_generation", [], Double(generation))
         return e.text
+    }
+
+    /// Evaluations and evaluation time by rule (a rule is its module entry: file:line).
+    func ruleMetrics(_ paths: [String], into e: inout Exposition) {
+        var rules: [String: (kind: String, stat: RuleStat)] = [:]
+        for path in paths {
+            for r in roots[path]!.summary.rules {
+                var entry = rules[r.source] ?? (r.kind, RuleStat())
+                entry.stat.merge(r.stat)
+                rules[r.source] = entry
+            }
+        }
+        let sorted = rules.sorted { $0.key < $1.key }
+        e.family("reswatch_rule_evaluations_total", "counter", "Rule evaluations run, by rule (its module entry) and kind.")
+        for (rule, r) in sorted {
+            e.sample("reswatch_rule_evaluations_total", [("rule", rule), ("kind", r.kind)], Double(r.stat.evaluations))
+        }
+        e.family("reswatch_rule_evaluation_seconds", "histogram", "Time one evaluation took, by rule (its module entry) and kind.")
+        for (rule, r) in sorted {
+            let labels = [("rule", rule), ("kind", r.kind)]
+            for (i, bound) in RuleStat.bucketBounds.enumerated() {
+                e.sample(
+                    "reswatch_rule_evaluation_seconds_bucket", labels + [("le", Exposition.number(bound))], Double(r.stat.bucketCounts[i]))
+            }
+            e.sample("reswatch_rule_evaluation_seconds_bucket", labels + [("le", "+Inf")], Double(r.stat.evaluations))
+            e.sample("reswatch_rule_evaluation_seconds_sum", labels, Double(r.stat.nanoseconds) / 1e9)
+            e.sample("reswatch_rule_evaluation_seconds_count", labels, Double(r.stat.evaluations))
+        }
     }
 
     /// Rewrites `metrics-file` (atomically) at most twice a second, after counts change.

@@ -23,6 +23,8 @@ package final class InotifyWatcher: Sendable {
         var started = false
         var watchCount = 0
         var degraded: [String: String] = [:]
+        var kernelOverflows = 0
+        var bufferOverflows = 0
     }
 
     let shared = Mutex(Shared())
@@ -120,6 +122,10 @@ package final class InotifyWatcher: Sendable {
 
     /// Roots that could not be watched completely, with the reason.
     package var degradedRoots: [String: String] { shared.withLock { $0.degraded } }
+
+    /// Times the kernel's inotify queue overflowed (IN_Q_OVERFLOW), and times the daemon did not
+    /// take events fast enough and this watcher's buffer dropped some.
+    package var overflows: (kernel: Int, buffer: Int) { shared.withLock { ($0.kernelOverflows, $0.bufferOverflows) } }
 
     /// `/proc/sys/fs/inotify/max_queued_events` (libinotifytools' own getter reads the wrong file).
     package static func maxQueuedEvents() -> Int? { readProcInt("/proc/sys/fs/inotify/max_queued_events") }

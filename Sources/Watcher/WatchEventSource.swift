@@ -10,6 +10,8 @@ package protocol WatchEventSource: Sendable {
     var watchCount: Int { get }
     /// Roots that could not be watched completely, with the reason.
     var degradedRoots: [String: String] { get }
+    /// Times events were lost: the kernel's queue overflowed, or the source's own buffer did.
+    var overflows: (kernel: Int, buffer: Int) { get }
 
     func start()
     func add(root: String)

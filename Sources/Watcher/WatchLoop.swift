@@ -79,6 +79,7 @@ struct WatchLoop {
 
     mutating func handle(wd: Int32, mask: EventMask, cookie: UInt32, name: String) {
         if mask.contains(.queueOverflow) {
+            watcher.shared.withLock { $0.kernelOverflows += 1 }
             flushPendingMove()
             for root in roots { emit(.rescan(root: root, reason: .queueOverflow)) }
             reissueBarriers()
@@ -306,6 +307,7 @@ struct WatchLoop {
 
     mutating func emit(_ event: WatchEvent) {
         if case .dropped = watcher.continuation.yield(event) {
+            if owedRescans.isEmpty { watcher.shared.withLock { $0.bufferOverflows += 1 } }
             switch event {
             case .changed(let root, _), .rescan(let root, _), .degraded(let root, _), .recovered(let root), .rootGone(let root):
                 owedRescans.insert(root)

@@ -96,6 +96,17 @@ import Watcher
         #expect(try await f.rules() == ["catalog.contents-invalid"], "the rescan read the disk")
         let status = await f.core.status()
         #expect(status.roots.first?.recrawls == 1)
+        #expect(await f.core.metricsText().contains("reswatch_rescans_total{root=\"\(f.tree.path)\",reason=\"inotify queue overflow\"} 1"))
+        await f.stop()
+    }
+
+    @Test func anOverflowIsCountedOnceForEveryRoot() async throws {
+        let f = try await Fixture()
+        f.watcher.overflow()
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        let metrics = await f.core.metricsText()
+        #expect(metrics.contains("reswatch_inotify_overflows_total{queue=\"kernel\"} 1"), "\(metrics)")
+        #expect(await f.core.status().roots.first?.recrawls == 1)
         await f.stop()
     }
 

@@ -33,7 +33,8 @@ import Testing
         for family in [
             "reswatch_findings", "reswatch_files", "reswatch_root_state", "reswatch_watches", "reswatch_rescans_total",
             "reswatch_queue_depth", "reswatch_batch_duration_seconds", "reswatch_rule_evaluations_total",
-            "reswatch_rule_evaluation_seconds_total", "reswatch_exec_rule_failures", "reswatch_clients", "reswatch_rule_module_errors",
+            "reswatch_rule_evaluation_seconds", "reswatch_exec_rule_failures", "reswatch_clients", "reswatch_rule_module_errors",
+            "reswatch_inotify_overflows_total",
         ] {
             #expect(once.stdout.contains("# TYPE \(family) "), "\(family) is exported")
         }
@@ -43,6 +44,17 @@ import Testing
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
         #expect(once.stdout.contains("reswatch_findings{\(label),severity=\"error\"} 0"))
         #expect(once.stdout.contains("reswatch_clients 1"), "the metrics call's own connection")
+        #expect(once.stdout.contains("reswatch_inotify_overflows_total{queue=\"kernel\"} 0"))
+        // Each rule's evaluations: a count and a histogram of their times, by its module entry.
+        let entry = try #require(
+            once.stdout.firstMatch(
+                of: /reswatch_rule_evaluations_total\{rule="(<built-in>\/rules\/catalog\.yaml:\d+)",kind="asset-set-contents"\} (\d+)/))
+        let count = try #require(Int(entry.2))
+        #expect(count >= 1)
+        #expect(once.stdout.contains("reswatch_rule_evaluation_seconds_count{rule=\"\(entry.1)\",kind=\"asset-set-contents\"} \(count)"))
+        #expect(
+            once.stdout.contains(
+                "reswatch_rule_evaluation_seconds_bucket{rule=\"\(entry.1)\",kind=\"asset-set-contents\",le=\"+Inf\"} \(count)"))
 
         try ExampleRunner.write(["A.imageset/Contents.json": .text("{ broken")], under: root)
         try daemon.sync()

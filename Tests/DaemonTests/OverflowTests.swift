@@ -37,6 +37,10 @@ import Testing
         let root = try #require(status["roots"]?.array?.first)
         #expect((root["recrawls"]?.int ?? 0) >= 1, "the overflow was seen and recrawled: \(root)")
         #expect(daemon.stderr.contains("rescanning (inotify queue overflow)"))
+        // The operator's first question, answered by the metrics: the kernel's queue overflowed.
+        let metrics = try daemon.call("metrics")["text"]?.string ?? ""
+        let kernel = metrics.firstMatch(of: /reswatch_inotify_overflows_total\{queue="kernel"\} (\d+)/).flatMap { Int($0.1) } ?? 0
+        #expect(kernel >= 1, "the overflow is counted: \(metrics)")
         let live = try daemon.diagnosticLines()
         let cold = try coldCheckLines(tree.path)
         #expect(live == cold, "only daemon: \(Set(live).subtracting(cold)); only cold: \(Set(cold).subtracting(live))")

@@ -16,6 +16,7 @@ package final class FakeWatchEventSource: WatchEventSource {
         var answersBarriers = true
         var writesBarriers = true
         var barriersAsked: [UInt64] = []
+        var kernelOverflows = 0
     }
     private let state = Mutex(State())
 
@@ -46,6 +47,15 @@ package final class FakeWatchEventSource: WatchEventSource {
     package var lastEventRead: ContinuousClock.Instant? { state.withLock { $0.lastRead } }
     package var watchCount: Int { state.withLock { $0.roots.count } }
     package var degradedRoots: [String: String] { state.withLock { $0.degraded } }
+    package var overflows: (kernel: Int, buffer: Int) { state.withLock { ($0.kernelOverflows, 0) } }
+    /// Sends the overflow rescans inotify would, for every watched root, and counts it.
+    package func overflow() {
+        let roots = state.withLock { s -> [String] in
+            s.kernelOverflows += 1
+            return s.roots
+        }
+        for root in roots { send(.rescan(root: root, reason: .queueOverflow)) }
+    }
     package func start() {}
     package func add(root: String) { state.withLock { $0.roots.append(root) } }
     package func remove(root: String) { state.withLock { $0.roots.removeAll { $0 == root } } }

@@ -15,17 +15,26 @@ extension Engine {
     }
 }
 
-/// How often a rule ran and for how long (the daemon's `reswatch_rule_evaluation*` metrics).
+/// How often a rule ran and for how long (the daemon's `reswatch_rule_evaluation*` metrics): a
+/// count, the total time, and a histogram of single evaluations.
 public struct RuleStat: Sendable, Equatable {
+    /// Upper bounds (seconds) of the evaluation time histogram: most evaluations take
+    /// microseconds; a project's privacy scan or an exec rule takes seconds.
+    public static let bucketBounds: [Double] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5]
     public var evaluations = 0
     public var nanoseconds: UInt64 = 0
+    /// Evaluations at or under each bound of `bucketBounds` (cumulative, as Prometheus counts).
+    public var bucketCounts = [Int](repeating: 0, count: RuleStat.bucketBounds.count)
     public init() {}
     mutating func add(nanoseconds n: UInt64) {
         evaluations += 1
         nanoseconds &+= n
+        let seconds = Double(n) / 1e9
+        for (i, bound) in Self.bucketBounds.enumerated() where seconds <= bound { bucketCounts[i] += 1 }
     }
-    mutating func merge(_ o: RuleStat) {
+    public mutating func merge(_ o: RuleStat) {
         evaluations += o.evaluations
         nanoseconds &+= o.nanoseconds
+        for i in bucketCounts.indices { bucketCounts[i] += o.bucketCounts[i] }
     }
 }
