@@ -77,6 +77,16 @@ extension ProjectContext {
         return nil
     }
 
+    /// The settings `check --config` gave are said to come from it.
+    mutating func credit(_ overlay: ProjectConfig) {
+        let given: [(String, Bool)] = [
+            ("devices", overlay.devices != nil), ("deployment-target", overlay.deploymentTarget != nil),
+            ("distribution", overlay.distribution != nil), ("app-icon", overlay.appIcon != nil),
+            ("launch-image", overlay.launchImage != nil),
+        ]
+        for (name, isGiven) in given where isGiven { sources[name] = .commandLine }
+    }
+
     /// What only `.reswatch.yaml` or the build settings say.
     mutating func adopt(_ config: ProjectConfig, _ pbx: PBXBuildSettings) {
         infoPlistGenerated = pbx.generatesInfoPlist

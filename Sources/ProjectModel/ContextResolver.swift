@@ -9,13 +9,15 @@ public enum ContextResolver {
     /// One context per iOS app of the project (the primary app first; a project without an Xcode
     /// project or with one app has one). Each app is judged with its own settings, on the paths
     /// its target owns (`ownedPaths`).
-    public static func resolveAll(projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [])
-        -> [ProjectContext]
-    {
-        let primary = resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates)
+    /// `overlay`: settings laid over the project's own `.reswatch.yaml` (`check --config`, `--ignore`).
+    public static func resolveAll(
+        projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [], overlay: ProjectConfig? = nil
+    ) -> [ProjectContext] {
+        let primary = resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, overlay: overlay)
         var contexts = [primary]
         for app in primary.appTargets.dropFirst() {
-            contexts.append(resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app))
+            contexts.append(
+                resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app, overlay: overlay))
         }
         // A secondary app's own problems name it (the project's are reported once, by the primary).
         for i in contexts.indices.dropFirst() {
@@ -28,11 +30,13 @@ public enum ContextResolver {
     }
 
     public static func resolve(
-        projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [], app: String? = nil
+        projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [], app: String? = nil,
+        overlay: ProjectConfig? = nil
     ) -> ProjectContext {
         var context = ProjectContext(directory: dir)
-        // 1. .reswatch.yaml
-        let config = readConfig(dir, files: files, into: &context)
+        // 1. .reswatch.yaml, and what the command line lays over it
+        var config = readConfig(dir, files: files, into: &context)
+        if let overlay { config.config = config.config.overlaid(by: overlay) }
         // 2. The Xcode project (or the XcodeGen / Tuist description): the iOS app target's
         // settings in the configuration that ships.
         let project = readProject(dir, files: files, app: app, into: &context)
@@ -54,6 +58,7 @@ public enum ContextResolver {
         }
         // 4. Each setting from the first source that has it.
         context.choose(config.config, pbx, plist)
+        if let overlay { context.credit(overlay) }
         context.adopt(config.config, pbx)
         return context
     }

@@ -31,6 +31,25 @@ public enum Distribution: String, Sendable, Hashable, Codable {
 }
 
 /// A problem in a YAML file, with its 1-based line.
+extension ProjectConfig {
+    /// This project's configuration with `overlay` over it (`reswatch check --config FILE`,
+    /// `--ignore`): the overlay's settings win, its disabled rules, severities and ignore globs are
+    /// added.
+    public func overlaid(by overlay: ProjectConfig) -> ProjectConfig {
+        var out = self
+        out.devices = overlay.devices ?? devices
+        out.deploymentTarget = overlay.deploymentTarget ?? deploymentTarget
+        out.distribution = overlay.distribution ?? distribution
+        out.appIcon = overlay.appIcon ?? appIcon
+        out.launchImage = overlay.launchImage ?? launchImage
+        out.infoPlist = overlay.infoPlist ?? infoPlist
+        out.ignore += overlay.ignore.filter { !ignore.contains($0) }
+        out.disabled.formUnion(overlay.disabled)
+        out.severity.merge(overlay.severity) { _, new in new }
+        return out
+    }
+}
+
 public struct YAMLProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public let line: Int?
     public let message: String

@@ -5,6 +5,8 @@ import SystemCalls
 /// Where one piece of the context came from, reported with the results.
 public enum ContextSource: String, Sendable, Hashable, Codable {
     case config = ".reswatch.yaml"
+    /// `reswatch check --config FILE`, laid over the project's own configuration.
+    case commandLine = "--config"
     case pbxproj = "project.pbxproj"
     case infoPlist = "Info.plist"
     case defaults = "default"
@@ -84,8 +86,9 @@ public struct ProjectContext: Sendable, Hashable {
     public var devicesBecause: String {
         let family = Device.allCases.filter { devices.contains($0) }.map { $0 == .iphone ? "1" : "2" }.joined(separator: ",")
         switch sources["devices"] {
-        case .config:
-            return "devices: [\(Device.allCases.filter { devices.contains($0) }.map(\.rawValue).joined(separator: ", "))] in .reswatch.yaml"
+        case .config, .commandLine:
+            return "devices: [\(Device.allCases.filter { devices.contains($0) }.map(\.rawValue).joined(separator: ", "))] in "
+                + (sources["devices"] == .config ? ".reswatch.yaml" : "the --config file")
         case .pbxproj: return "TARGETED_DEVICE_FAMILY = \(family)" + (origins["devices"].map { " in \($0)" } ?? "")
         case .infoPlist: return "UIDeviceFamily = \(family) in Info.plist"
         default:
@@ -98,6 +101,7 @@ public struct ProjectContext: Sendable, Hashable {
     public var deploymentTargetBecause: String {
         switch sources["deployment-target"] {
         case .config: return "deployment-target in .reswatch.yaml"
+        case .commandLine: return "deployment-target in the --config file"
         case .pbxproj: return "IPHONEOS_DEPLOYMENT_TARGET" + (origins["deployment-target"].map { " in \($0)" } ?? "")
         case .infoPlist: return "MinimumOSVersion in Info.plist"
         default: return "no setting names it, so reswatch assumes \(deploymentTarget)"

@@ -27,24 +27,44 @@ struct CheckCommand: ParsableCommand, FailingCommand {
 
     @Option(
         name: .customLong("format"),
-        help: ArgumentHelp("Output format (repeatable): \(Reporters.names.joined(separator: ", ")).", valueName: "format"))
+        help: ArgumentHelp("Output format (repeatable): \(Reporters.names.joined(separator: ", ")).", valueName: "format"),
+        completion: .list(Reporters.names))
     var formats: [String] = []
     @Option(
         name: .customLong("output"),
-        help: ArgumentHelp("Write the --format given just before to FILE (repeatable; default: standard output).", valueName: "file"))
+        help: ArgumentHelp("Write the --format given just before to FILE (repeatable; default: standard output).", valueName: "file"),
+        completion: .file())
     var outputs: [String] = []
-    @Option(name: .customLong("base-path"), help: ArgumentHelp("Report paths relative to DIR.", valueName: "dir")) var basePath: String?
+    @Option(name: .customLong("base-path"), help: ArgumentHelp("Report paths relative to DIR.", valueName: "dir"), completion: .directory)
+    var basePath: String?
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "Lay this file (.reswatch.yaml's keys) over every checked project's own configuration: its settings win, its disabled rules add up.",
+            valueName: "file"),
+        completion: .file(extensions: ["yaml", "yml"]))
+    var config: String?
+    @Option(
+        name: .customLong("ignore"),
+        help: ArgumentHelp(
+            "Do not run the rule with this id (repeatable), as rules.disable would. (Paths are left out with ignore: globs in .reswatch.yaml.)",
+            valueName: "rule"),
+        completion: RuleIDCompletion.kind)
+    var ignore: [String] = []
     @OptionGroup var extraRules: ExtraRules
     @Option(name: .customLong("min-severity"), help: "Hide diagnostics below this severity: info, warning, error.") var minSeverity:
         Severity = .info
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the run (exit 1): error, warning, info, never.")
     var failOn: FailOn?
     @Flag(help: "Warnings fail the run too (--fail-on warning).") var strict = false
-    @Option(name: .customLong("baseline"), help: ArgumentHelp("Leave out the findings listed in FILE.", valueName: "file"))
+    @Option(
+        name: .customLong("baseline"), help: ArgumentHelp("Leave out the findings listed in FILE.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
     var baseline: String?
     @Option(
         name: .customLong("write-baseline"),
-        help: ArgumentHelp("Record the current findings in FILE as the baseline (accepted: the run exits 0).", valueName: "file"))
+        help: ArgumentHelp("Record the current findings in FILE as the baseline (accepted: the run exits 0).", valueName: "file"),
+        completion: .file(extensions: ["json"]))
     var writeBaseline: String?
     @Option(
         name: .customLong("changed-since"),
@@ -62,7 +82,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         name: .customLong("allow-empty"),
         help: "A path that holds nothing reswatch checks is said, but does not fail the run (exit 2 without it).")
     var allowEmpty = false
-    @Argument(help: "Directories (or files) to check.") var paths: [String] = ["."]
+    @Argument(help: "Directories (or files) to check.", completion: .file()) var paths: [String] = ["."]
 
     func validate() throws {
         if strict, let failOn, failOn != .warning {
@@ -84,6 +104,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
     func run() throws {
         let plan = try plan()
         let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules, allowUntrustedExec: allowProjectExec)
+        let overlay = try CheckOverlay.make(config: config, ignore: ignore, rules: ruleSet)
         let cwd = FileSystem.absolutePath(".")
         let arguments = try changedArguments()
         let base =
@@ -94,7 +115,8 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         var engines: [Engine] = []
         for root in roots {
             let engine = Engine(
-                root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false, allowProjectExec: allowProjectExec)
+                root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false, allowProjectExec: allowProjectExec,
+                configOverlay: overlay)
             engine.fullScan()
             engines.append(engine)
         }

@@ -21,23 +21,25 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
 
     // Each option that a config file key also sets takes its help from the settings table
     // (DaemonSettings), as the config file reader and the example config do.
-    @Option(help: ArgumentHelp(DaemonSettings.help("socket"))) var socket: String?
-    @Option(name: .customLong("log-file"), help: ArgumentHelp(DaemonSettings.help("log-file"))) var logFile: String?
+    @Option(help: ArgumentHelp(DaemonSettings.help("socket")), completion: .file()) var socket: String?
+    @Option(name: .customLong("log-file"), help: ArgumentHelp(DaemonSettings.help("log-file")), completion: .file()) var logFile: String?
     @Option(name: .customLong("settle-ms"), help: ArgumentHelp(DaemonSettings.help("settle-ms"))) var settleMs: Int?
     @Option(
         help: ArgumentHelp(
-            "A daemon config file (YAML: \(DaemonConfiguration.fileKeys.joined(separator: ", "))); see --example-config."))
+            "A daemon config file (YAML: \(DaemonConfiguration.fileKeys.joined(separator: ", "))); see --example-config."),
+        completion: .file(extensions: ["yaml", "yml"]))
     var config: String?
     @Flag(name: .customLong("example-config"), help: "Print a config file with every key, commented, and exit.")
     var exampleConfig = false
     @OptionGroup var extraRules: ExtraRules
     @Option(name: .customLong("socket-group"), help: ArgumentHelp(DaemonSettings.help("socket-group"))) var socketGroup: String?
     @Option(name: .customLong("admin-group"), help: ArgumentHelp(DaemonSettings.help("admin-group"))) var adminGroup: String?
-    @Option(name: .customLong("metrics-file"), help: ArgumentHelp(DaemonSettings.help("metrics-file"))) var metricsFile: String?
+    @Option(name: .customLong("metrics-file"), help: ArgumentHelp(DaemonSettings.help("metrics-file")), completion: .file())
+    var metricsFile: String?
     @Flag(help: "Log at debug level.") var verbose = false
     @Flag(name: .customLong("allow-project-exec"), help: ArgumentHelp(DaemonSettings.help("allow-project-exec")))
     var allowProjectExec = false
-    @Argument(help: "Directories to watch.") var roots: [String] = []
+    @Argument(help: "Directories to watch.", completion: .directory) var roots: [String] = []
 
     func validate() throws {
         if let s = settleMs, !DaemonSettings.settleRange.contains(s) {

@@ -26,7 +26,9 @@ struct FixCommand: ParsableCommand, FailingCommand {
 
     @Flag(help: "Carry out the plan (without it, nothing is changed).") var apply = false
     @Flag(help: "Restore every file the last --apply under the path's project changed.") var undo = false
-    @Option(name: .customLong("only"), help: ArgumentHelp("Repair only these rule ids (comma-separated).", valueName: "rule,…"))
+    @Option(
+        name: .customLong("only"), help: ArgumentHelp("Repair only these rule ids (comma-separated).", valueName: "rule,…"),
+        completion: RuleIDCompletion.kind)
     var only: String?
     @Option(
         name: .customLong("background"),
@@ -37,7 +39,7 @@ struct FixCommand: ParsableCommand, FailingCommand {
         help: "Make a legacy iOS app icon set with missing or wrongly sized icons a single-size 1024 set (iOS 12+ deployment target).")
     var singleSize = false
     @OptionGroup var extraRules: ExtraRules
-    @Argument(help: "Project folders to repair (default: the current folder).") var paths: [String] = ["."]
+    @Argument(help: "Project folders to repair (default: the current folder).", completion: .directory) var paths: [String] = ["."]
 
     func validate() throws {
         if apply && undo { throw ValidationError("--apply and --undo do not go together") }

@@ -15,7 +15,7 @@ struct RulesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Explains a rule: what it checks, why, its severity and ITMS code, how to turn it off, and examples.",
             discussion: "An id no rule reports exits 2 and names the nearest ids.")
-        @Argument(help: "The rule id (icon.marketing-alpha).") var id: String
+        @Argument(help: "The rule id (icon.marketing-alpha).", completion: RuleIDCompletion.kind) var id: String
         @OptionGroup var extraRules: ExtraRules
 
         func run() throws {
@@ -79,7 +79,7 @@ struct RulesCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validates a rule module file and runs its examples against the shipped rules plus it.")
-        @Argument(help: "The module (.yaml) to check.") var file: String
+        @Argument(help: "The module (.yaml) to check.", completion: .file(extensions: ["yaml", "yml"])) var file: String
 
         func run() throws {
             let path = FileSystem.absolutePath(file)

@@ -57,11 +57,15 @@ public final class Engine {
     /// quota files at every call (a tenth of a millisecond per change in the daemon's profile).
     private let cores = ProcessInfo.processInfo.activeProcessorCount
 
+    /// Settings laid over every project's `.reswatch.yaml` (`check --config FILE`, `--ignore`).
+    public let configOverlay: ProjectConfig?
+
     public init(
         root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
-        incremental: Bool = true, cacheCapacity: Int = .max, allowProjectExec: Bool = false
+        incremental: Bool = true, cacheCapacity: Int = .max, allowProjectExec: Bool = false, configOverlay: ProjectConfig? = nil
     ) {
         self.allowProjectExec = allowProjectExec
+        self.configOverlay = configOverlay
         self.root = root
         self.incremental = incremental
         self.facts = FactsCache(capacity: cacheCapacity)
@@ -216,7 +220,8 @@ public final class Engine {
     func resolveProject(_ dir: String) -> ProjectState {
         let infoPlists = subjects.subjects(.infoPlist, inProject: dir, tree: tree).map(\.path)
         return ProjectResolver(
-            root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec
+            root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec,
+            overlay: configOverlay
         ).resolve(dir)
     }
 

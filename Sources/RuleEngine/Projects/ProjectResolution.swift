@@ -41,11 +41,14 @@ struct ProjectResolver {
     let infoPlists: [String]
     /// Run exec rules that the project's own modules declare (`--allow-project-exec`).
     var allowProjectExec = false
+    /// Settings laid over every project's `.reswatch.yaml` (`check --config`, `--ignore`).
+    var overlay: ProjectConfig?
 
     func resolve(_ dir: String) -> ProjectState {
         let recorder = TreeAccess(tree: tree)
         recorder.inputs.insert(.subjects(.infoPlist, project: dir))
-        let contexts = ContextResolver.resolveAll(projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists)
+        let contexts = ContextResolver.resolveAll(
+            projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists, overlay: overlay)
         let context = contexts[0]
         var rules = baseRules
         let moduleDir = RelativePath.join(dir, ".reswatch/rules")

@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `check --config FILE` and `--ignore RULE` (repeatable): laid over every checked project's own
+/// configuration for one run, without touching the tree; a typo stops the run (exit 2).
+@Suite struct CheckOverlayTests {
+    static var example: String { Repo.root + "/Examples/SampleApp" }
+
+    func check(_ arguments: [String]) throws -> CommandResult {
+        try runCommand(Repo.binary, ["check", "--no-color"] + arguments + [Self.example])
+    }
+
+    @Test func ignoreLeavesTheRuleOutAndOnlyIt() throws {
+        let all = try check([])
+        #expect(all.stdout.contains("[icon.size-mismatch]") && all.stdout.contains("[icon.marketing-alpha]"))
+        let some = try check(["--ignore", "icon.size-mismatch", "--ignore", "icon.marketing-alpha"])
+        #expect(!some.stdout.contains("[icon.size-mismatch]") && !some.stdout.contains("[icon.marketing-alpha]"))
+        #expect(some.stdout.contains("[image.not-png]"), "the other rules still run")
+    }
+
+    @Test func aMistypedRuleIDStopsTheRun() throws {
+        let result = try check(["--ignore", "icon.legacy-slt"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--ignore: unknown rule id 'icon.legacy-slt'; did you mean icon.legacy-slot?"))
+        #expect(result.stdout.isEmpty, "nothing was checked")
+    }
+
+    @Test func aConfigFileIsLaidOverTheProjectsOwn() throws {
+        let dir = try TempTree(["ci.yaml": .text("devices: [iphone]\nrules:\n  disable: [plist.device-capabilities]\n")])
+        let result = try check(["--config", dir.path + "/ci.yaml"])
+        #expect(result.stdout.contains("Examples/SampleApp  iphone (--config)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("[plist.device-capabilities]"))
+        #expect(try check([]).stdout.contains("[plist.device-capabilities]"), "the tree itself is unchanged")
+    }
+
+    @Test func aBrokenConfigFileStopsTheRunWithItsLines() throws {
+        let dir = try TempTree([
+            "bad.yaml": .text("devices: [pc]\nrules:\n  disable: [icon.nope]\n"),
+            "unknown.yaml": .text("rules:\n  disable: [icon.nope]\n"),
+        ])
+        let bad = try check(["--config", dir.path + "/bad.yaml"])
+        #expect(bad.status == 2 && bad.stderr.contains("bad.yaml:1: devices: unknown device 'pc'"), "\(bad.stderr)")
+        let unknown = try check(["--config", dir.path + "/unknown.yaml"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("--config: unknown rule id 'icon.nope'"), "\(unknown.stderr)")
+        let missing = try check(["--config", dir.path + "/none.yaml"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read --config"))
+    }
+
+    @Test func aMistypedOptionIsNamed() throws {
+        let result = try check(["--ignor", "icon.size-mismatch"])
+        #expect(result.status != 0 && result.stderr.contains("Did you mean '--ignore'?"), "\(result.stderr)")
+    }
+}
