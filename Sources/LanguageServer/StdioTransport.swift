@@ -3,6 +3,7 @@ import NIOCore
 import NIOExtras
 import NIOPosix
 import ReswatchProtocol
+import SystemCalls
 
 /// LSP's base protocol over stdin/stdout: `Content-Length` framing by NIOExtras'
 /// `NIOJSONRPCFraming`, a bounded input buffer (a hostile or broken client cannot make the
@@ -36,7 +37,8 @@ package final class StdioTransport: Sendable {
                         InboundBridge(continuation))
                 }
             }
-            .takingOwnershipOfDescriptors(input: input, output: output)
+            // A file or /dev/null (`reswatch lsp > file`) goes through a pipe: epoll refuses them.
+            .takingOwnershipOfDescriptors(input: StreamPump.readable(input), output: StreamPump.writable(output))
             .get()
     }
 
