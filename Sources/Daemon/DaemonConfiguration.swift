@@ -34,6 +34,14 @@ package struct DaemonConfiguration: Sendable {
     /// A connection that sends no request for this long while it has nothing in flight and no
     /// subscription, or whose replies stay unread this long, is closed.
     package var clientIdleTimeoutSeconds = 600
+    /// Seconds with no client connected after which the daemon exits; 0: never (systemd's and a
+    /// daemon started by hand). `reswatch lsp` starts its daemon with 600.
+    package var idleExitSeconds = 0
+    /// How the daemon was started, said by `status`: "on demand by reswatch lsp" (`--started-by`),
+    /// "systemd", "by hand".
+    package var startedBy = "by hand"
+    /// Where its own log (stderr) goes, said by `status`: a file, the journal, a terminal.
+    package var log: String?
 
     /// Members of this group may use the socket as readers: it is then 0660 in a 0750 folder of
     /// that group (docs/security.md, "Who may do what").

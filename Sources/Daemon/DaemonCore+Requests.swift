@@ -23,10 +23,14 @@ extension DaemonCore {
         }
         var errors = modules.errors
         for r in roots.values { for e in r.summary.ruleErrors where !errors.contains(e) { errors.append(e) } }
-        return StatusResult(
+        var result = StatusResult(
             roots: list, generation: generation, uptimeSeconds: (Date().timeIntervalSince(started) * 10).rounded() / 10,
             ruleErrors: errors, watches: watcher.watchCount, settleMilliseconds: configuration.settleMilliseconds,
             socket: configuration.socketPath)
+        result.startedBy = configuration.startedBy
+        result.log = configuration.log
+        result.idleExitSeconds = configuration.idleExitSeconds > 0 ? configuration.idleExitSeconds : nil
+        return result
     }
 
     /// Diagnostics, optionally of one root and/or under one path (absolute, or relative to the root).

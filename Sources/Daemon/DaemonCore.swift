@@ -44,6 +44,7 @@ package actor DaemonCore {
     }
     var startup: Startup = []
     var shutdownRequest: (@Sendable () async -> Void)?
+    var idleWatch: Task<Void, Never>?
 
     /// `watcher`: where events come from; the daemon's inotify watcher unless given (tests give
     /// a scripted one).
@@ -72,6 +73,28 @@ package actor DaemonCore {
         }
         startup.insert(.rootsAdded)
         announceReadyIfScanned()
+        if configuration.idleExitSeconds > 0 { idleWatch = Task { await self.exitWhenIdle() } }
+    }
+
+    /// A daemon started on demand exits after `idle-exit` seconds with no client connected (a
+    /// subscriber is a connection): it does not outlive its editor forever.
+    func exitWhenIdle() async {
+        let limit = Duration.seconds(configuration.idleExitSeconds)
+        var idleSince: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            let now = ContinuousClock.now
+            if clientGauge.current > 0 {
+                idleSince = nil
+            } else if let since = idleSince, now - since >= limit {
+                logger.notice("no client for \(configuration.idleExitSeconds) s (idle-exit): exiting")
+                eventLog?.write("state", ["state": .string("idle-exit")])
+                await requestShutdown()
+                return
+            } else if idleSince == nil {
+                idleSince = now
+            }
+            try? await Task.sleep(for: min(limit / 4, .seconds(5)), tolerance: .milliseconds(100))
+        }
     }
 
     package func setShutdownHandler(_ handler: @escaping @Sendable () async -> Void) { shutdownRequest = handler }
@@ -81,6 +104,7 @@ package actor DaemonCore {
     /// Stops the watcher thread (graceful shutdown).
     package func stop() {
         flushTask?.cancel()
+        idleWatch?.cancel()
         for waiter in barriers.removeAll() { waiter.resume(returning: false) }
         watcher.stop()
     }

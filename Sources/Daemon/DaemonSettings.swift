@@ -124,6 +124,15 @@ package enum DaemonSettings {
             c.clientIdleTimeoutSeconds = try x.int(v, in: 1...86_400, "seconds (a whole number in 1…86400)")
         },
         DaemonSetting(
+            key: "idle-exit", option: "idle-exit",
+            summary:
+                "Exit after this many seconds with no client connected (0, the default: never; reswatch lsp starts its daemon with 600).",
+            comment: [
+                "Seconds with no client connected after which the daemon exits; 0 (the default) never does.",
+                "A daemon reswatch lsp starts on demand exits after 600 (its --daemon-idle-exit).",
+            ], example: "idle-exit: 0"
+        ) { c, v, x throws(ConfigFileError) in c.idleExitSeconds = try x.int(v, in: 0...604_800, "seconds (a whole number in 0…604800)") },
+        DaemonSetting(
             key: "socket-group", option: "socket-group",
             summary: "Members of this group may query, subscribe and sync (socket 0660 in a 0750 folder of that group).",
             comment: [

@@ -22,10 +22,14 @@ package final class StdioTransport: Sendable {
 
     let channel: any Channel
     package let inbound: AsyncStream<Inbound>
+    /// The thread copying output into a file or /dev/null, when stdout is one.
+    let outputCopier: StreamPump.Copier?
 
     package init(input: Int32 = 0, output: Int32 = 1) async throws {
         let (stream, continuation) = AsyncStream.makeStream(of: Inbound.self)
         inbound = stream
+        let (outputFD, copier) = try StreamPump.writable(output)
+        outputCopier = copier
         channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer { channel in
@@ -38,7 +42,7 @@ package final class StdioTransport: Sendable {
                 }
             }
             // A file or /dev/null (`reswatch lsp > file`) goes through a pipe: epoll refuses them.
-            .takingOwnershipOfDescriptors(input: StreamPump.readable(input), output: StreamPump.writable(output))
+            .takingOwnershipOfDescriptors(input: StreamPump.readable(input), output: outputFD)
             .get()
     }
 
@@ -52,6 +56,15 @@ package final class StdioTransport: Sendable {
     /// Waits until everything written so far has gone out.
     package func flush() async {
         try? await channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).get()
+    }
+
+    /// Before the process exits: everything written is flushed and, where stdout is a file, has
+    /// reached it.
+    package func finish() async {
+        await flush()
+        guard let outputCopier else { return }
+        try? await channel.close()
+        outputCopier.finish()
     }
 
     final class InboundBridge: ChannelInboundHandler, Sendable {

@@ -104,12 +104,20 @@ public struct StatusResult: Codable, Sendable {
     public var watches: Int
     public var settleMilliseconds: Int
     public var socket: String
+    /// How the daemon was started: "systemd", "on demand by reswatch lsp", "by hand".
+    public var startedBy: String?
+    /// Where the daemon's own log goes: a file, or "the journal".
+    public var log: String?
+    /// Seconds without a client after which it exits (a daemon started on demand); nil: never.
+    public var idleExitSeconds: Int?
 
     enum CodingKeys: String, CodingKey {
-        case roots, generation, watches, socket
+        case roots, generation, watches, socket, log
         case uptimeSeconds = "uptime_s"
         case ruleErrors = "rule_errors"
         case settleMilliseconds = "settle_ms"
+        case startedBy = "started_by"
+        case idleExitSeconds = "idle_exit_s"
     }
 
     public init(

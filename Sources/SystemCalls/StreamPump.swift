@@ -25,15 +25,42 @@ package enum StreamPump {
         return read
     }
 
-    /// A descriptor to write what goes to `fd`: `fd` itself, or a pipe a thread drains into it.
-    package static func writable(_ fd: Int32) throws(SystemError) -> Int32 {
-        if isPollable(fd) { return fd }
+    /// A descriptor to write what goes to `fd`: `fd` itself, or a pipe a thread drains into it;
+    /// with the copying thread, which `Copier.finish()` waits for once the descriptor is closed
+    /// (the last bytes reach the file before the process exits).
+    package static func writable(_ fd: Int32) throws(SystemError) -> (fd: Int32, copier: Copier?) {
+        if isPollable(fd) { return (fd, nil) }
         let (read, write) = try pipe()
-        detached {
+        let copier = Copier {
             copy(from: read, to: fd)
             close(read)
         }
-        return write
+        return (write, copier)
+    }
+
+    /// A thread copying bytes, which can be waited for.
+    package final class Copier: @unchecked Sendable {
+        // Written once in init, read once by finish(): the thread's handle.
+        private var thread = pthread_t()
+        private let started: Bool
+
+        init(_ body: @escaping @Sendable () -> Void) {
+            let job = Unmanaged.passRetained(Job(body)).toOpaque()
+            started = pthread_create(&thread, nil, Job.run, job) == 0
+            if !started { Unmanaged<Job>.fromOpaque(job).takeRetainedValue().body() }
+        }
+
+        /// Waits until everything written to the descriptor (now closed) has been copied.
+        package func finish() { if started { pthread_join(thread, nil) } }
+    }
+
+    final class Job {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        static let run: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { argument in
+            Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }
     }
 
     /// A connected pair (a socket pair: made close-on-exec atomically, unlike glibc's pipe()).

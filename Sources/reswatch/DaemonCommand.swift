@@ -36,6 +36,9 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
     @Option(name: .customLong("admin-group"), help: ArgumentHelp(DaemonSettings.help("admin-group"))) var adminGroup: String?
     @Option(name: .customLong("metrics-file"), help: ArgumentHelp(DaemonSettings.help("metrics-file")), completion: .file())
     var metricsFile: String?
+    @Option(name: .customLong("idle-exit"), help: ArgumentHelp(DaemonSettings.help("idle-exit"), valueName: "seconds"))
+    var idleExit: Int?
+    @Option(name: .customLong("started-by"), help: .hidden) var startedBy: String?
     @Flag(help: "Log at debug level.") var verbose = false
     @Flag(name: .customLong("allow-project-exec"), help: ArgumentHelp(DaemonSettings.help("allow-project-exec")))
     var allowProjectExec = false
@@ -97,6 +100,11 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
         if let socketGroup { configuration.socketGroup = socketGroup }
         if let adminGroup { configuration.adminGroup = adminGroup }
         if let metricsFile { configuration.metricsFile = FileSystem.absolutePath(metricsFile) }
+        if let idleExit {
+            guard (0...604_800).contains(idleExit) else { throw Self.fail("--idle-exit: expected seconds in 0…604800") }
+            configuration.idleExitSeconds = idleExit
+        }
+        (configuration.startedBy, configuration.log) = Self.origin(startedBy: startedBy, environment: env)
         // A metrics file that cannot be written is said now, not found missing by the fleet later.
         if let path = configuration.metricsFile {
             do { try FileSystem.writeAtomically(path, [], mode: 0o644, exactMode: true) } catch {
@@ -112,6 +120,20 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
         configuration.ruleSources.allowUntrustedExec = configuration.allowProjectExec
         try RuleLocations.requireRules(configuration.ruleSources.load(registry: BuiltinKinds.registry), sources: configuration.ruleSources)
         return (configuration, policy)
+    }
+
+    /// How it was started and where its own log (stderr) goes, for `status`.
+    static func origin(startedBy: String?, environment env: [String: String]) -> (String, String?) {
+        let how =
+            startedBy.map { "on demand by \($0)" } ?? (env["INVOCATION_ID"] != nil || env["LISTEN_FDS"] != nil ? "systemd" : "by hand")
+        if env["JOURNAL_STREAM"] != nil { return (how, "the journal (journalctl -u reswatch)") }
+        if isatty(STDERR_FILENO) == 1 { return (how, "the terminal it runs in") }
+        if let target = FileSystem.realPath("/proc/self/fd/2"), target.hasPrefix("/"), target != "/dev/null",
+            (try? FileSystem.status(target))?.kind == .regular
+        {
+            return (how, target)
+        }
+        return (how, nil)
     }
 
     /// Roots it cannot watch are said; if it can watch none of those it was given, a daemon that

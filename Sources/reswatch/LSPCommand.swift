@@ -25,6 +25,16 @@ struct LSPCommand: AsyncParsableCommand {
     var noStartDaemon = false
     @Flag(name: .customLong("no-daemon"), help: "Run the engine and a watcher in this process (nothing shared with other editors).")
     var noDaemon = false
+    @Option(
+        name: .customLong("daemon-idle-exit"),
+        help: ArgumentHelp(
+            "A daemon this starts exits after this many seconds with no client (0: never; default 600). Its log: $XDG_STATE_HOME/reswatch/daemon.log.",
+            valueName: "seconds"))
+    var daemonIdleExit = 600
+
+    func validate() throws {
+        guard (0...604_800).contains(daemonIdleExit) else { throw ValidationError("--daemon-idle-exit must be 0…604800 seconds") }
+    }
 
     func run() async throws {
         ProcessSignals.unblockTermination()
@@ -32,7 +42,10 @@ struct LSPCommand: AsyncParsableCommand {
         var socket = client.path
         let defaultSocket = socket
         var start: (@Sendable () throws -> Void)? = nil
-        if !noStartDaemon { start = { @Sendable in try DaemonStarter.start(socket: defaultSocket) } }
+        let idleExit = daemonIdleExit
+        if !noStartDaemon {
+            start = { @Sendable in try DaemonStarter.start(socket: defaultSocket, idleExit: idleExit, environment: env) }
+        }
         var privateDirectory: String?
         if noDaemon {
             let dir = try DaemonStarter.privateDirectory()
@@ -55,17 +68,18 @@ struct LSPCommand: AsyncParsableCommand {
             case .message(let bytes):
                 let next = await server.receive(bytes)
                 if case .exit(let code) = next {
-                    await transport.flush()
+                    await transport.finish()
                     throw ExitCode(code)
                 }
                 shutdownSeen = await server.isShuttingDown
             case .framingError(let text):
                 FileHandle.standardError.write(Data("reswatch lsp: \(text); stopping\n".utf8))
                 await server.framingError(text)
-                await transport.flush()
+                await transport.finish()
                 throw ExitCode(1)
             case .closed:
                 // The editor went away without exit: as LSP says, 1 unless shutdown came first.
+                await transport.finish()
                 throw ExitCode(shutdownSeen ? 0 : 1)
             }
         }
@@ -91,16 +105,33 @@ enum DaemonStarter {
         }
     }
 
-    /// Runs `reswatch daemon --socket SOCKET` detached (it outlives the editor and serves the
-    /// next one), and waits until it answers.
-    static func start(socket: String) throws {
+    /// Where a daemon started on demand logs: `$XDG_STATE_HOME/reswatch/daemon.log` (else
+    /// `~/.local/state/…`), appended to.
+    static func logPath(environment env: [String: String]) -> String {
+        let state = env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.local/state")
+        return state + "/reswatch/daemon.log"
+    }
+
+    /// Runs `reswatch daemon --socket SOCKET` detached (it serves the next editor too), logging to
+    /// `logPath`, and waits until it answers. It exits after `idleExit` seconds with no client.
+    static func start(socket: String, idleExit: Int, environment env: [String: String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: FileSystem.realPath("/proc/self/exe") ?? CommandLine.arguments[0])
-        process.arguments = ["daemon", "--socket", socket]
+        process.arguments = ["daemon", "--socket", socket, "--idle-exit", String(idleExit), "--started-by", "reswatch lsp"]
         // Never the editor's stdin/stdout: they carry the LSP stream.
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let log = logPath(environment: env)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (log as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            let fd = try FileSystem.openForAppending(log, mode: 0o600)
+            process.standardError = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        } catch {
+            throw StartError(description: "cannot open the daemon's log \(log): \(error)")
+        }
         do { try process.run() } catch {
             throw StartError(description: "cannot run \(process.executableURL?.path ?? "reswatch"): \(error)")
         }

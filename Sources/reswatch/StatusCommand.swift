@@ -84,6 +84,11 @@ struct StatusCommand: ParsableCommand {
         print(
             "reswatch daemon: generation \(status.generation), up \(Int(exactly: status.uptimeSeconds.rounded(.down)) ?? 0) s, \(status.watches) watches, settle \(status.settleMilliseconds) ms"
         )
+        if let how = status.startedBy {
+            print(
+                "  started \(how)" + (status.idleExitSeconds.map { "; exits after \($0) s without a client" } ?? "")
+                    + "; its log: \(status.log ?? "not kept (stderr was not a file, the journal or a terminal)")")
+        }
         if status.roots.isEmpty { print("  no roots watched (add one with 'reswatch watch add DIR')") }
         for r in status.roots {
             print(
