@@ -107,6 +107,11 @@ import Testing
 }
 
 @Suite struct ExecKindTests {
+    /// The rule programs of one test, removed with it (they were left in /tmp).
+    let scripts: TempTree
+
+    init() throws { scripts = try TempTree() }
+
     func run(_ module: String) throws -> [Diagnostic] {
         let example = RuleExample(
             "exec", files: ["A.imageset/a.png": .png(PNGSpec(width: 4, height: 4)), "A.imageset/Contents.json": .text("{\"images\":[]}")],
@@ -115,7 +120,7 @@ import Testing
     }
 
     func script(_ body: String) throws -> String {
-        let path = NSTemporaryDirectory() + "/reswatch-exec-\(UUID().uuidString).sh"
+        let path = scripts.path + "/reswatch-exec-\(UUID().uuidString).sh"
         try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o755)
         return path
