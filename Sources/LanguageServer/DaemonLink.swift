@@ -12,6 +12,10 @@ enum DaemonEvent: Sendable {
     case message(type: Int, text: String)
     /// The connection ended: findings can no longer be kept current.
     case lost(String)
+    /// The daemon watches these workspace folders (it has scanned them): their findings are complete.
+    case watching([String])
+    /// The daemon cannot watch this folder: nothing in it is checked.
+    case notWatched(folder: String, reason: String)
 }
 
 /// The language server's connection to a daemon: on its own thread (the client blocks), it adds
@@ -76,13 +80,13 @@ final class DaemonLink: @unchecked Sendable {
                 added = []
                 return folders
             }
-            add(all, with: adder)
+            add(all, with: adder, reader: client)
             while true {
                 let more = lock.withLock { () -> [String] in
                     defer { added = [] }
                     return added
                 }
-                if !more.isEmpty { add(more, with: adder) }
+                if !more.isEmpty { add(more, with: adder, reader: client) }
                 for message in client.drainNotifications() { forward(message) }
                 guard let message = try client.readMessage(timeoutMilliseconds: 500) else { continue }
                 forward(message)
@@ -92,15 +96,29 @@ final class DaemonLink: @unchecked Sendable {
         }
     }
 
-    private func add(_ folders: [String], with client: ReswatchClient) {
+    /// Adds the folders the daemon does not watch yet (each call returns after the folder's scan),
+    /// then reads, on the subscription, every notification sent before a reply to a round trip:
+    /// the scan's findings are in hand when `.watching` says the folders are covered.
+    private func add(_ folders: [String], with client: ReswatchClient, reader: ReswatchClient) {
         let watched = (try? client.call(WatchListRequest.self).roots) ?? []
+        var covered: [String] = []
         for folder in folders {
-            if watched.contains(where: { folder == $0 || folder.hasPrefix($0 == "/" ? "/" : $0 + "/") }) { continue }
+            if watched.contains(where: { folder == $0 || folder.hasPrefix($0 == "/" ? "/" : $0 + "/") }) {
+                covered.append(folder)
+                continue
+            }
             do {
                 _ = try client.call(WatchAddRequest.self, PathParams(path: folder), timeoutMilliseconds: 600_000)
+                covered.append(folder)
             } catch {
                 continuation.yield(.message(type: 1, text: "reswatch cannot watch \(folder): \(error). Its files are not checked."))
+                continuation.yield(.notWatched(folder: folder, reason: "\(error)"))
             }
+        }
+        guard !covered.isEmpty else { return }
+        if (try? reader.call(WatchListRequest.self)) != nil {
+            for message in reader.drainNotifications() { forward(message) }
+            continuation.yield(.watching(covered))
         }
     }
 

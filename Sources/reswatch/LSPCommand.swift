@@ -57,11 +57,17 @@ struct LSPCommand: AsyncParsableCommand {
         defer { if let privateDirectory { try? FileManager.default.removeItem(atPath: privateDirectory) } }
 
         let transport = try await StdioTransport()
+        var logProblem: String?
+        var log: ServerLogFile?
+        do throws(SystemError) { log = try ServerLogFile(environment: env) } catch {
+            logProblem = "reswatch: cannot open the language server's log in \(StateFiles.directory(environment: env)): \(error.reason)"
+        }
         let server = LanguageServer(
             options: .init(
                 socket: socket, startDaemon: start, rulesURL: env["RESWATCH_RULES_URL"] ?? RuleLinksBase.value,
-                version: ReswatchVersion.string),
+                version: ReswatchVersion.string, log: log, daemonLog: start == nil ? nil : DaemonStarter.logPath(environment: env)),
             send: { transport.send($0) })
+        if let logProblem { await server.warnLater(logProblem) }
         var shutdownSeen = false
         for await event in transport.inbound {
             switch event {
@@ -107,10 +113,7 @@ enum DaemonStarter {
 
     /// Where a daemon started on demand logs: `$XDG_STATE_HOME/reswatch/daemon.log` (else
     /// `~/.local/state/…`), appended to.
-    static func logPath(environment env: [String: String]) -> String {
-        let state = env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.local/state")
-        return state + "/reswatch/daemon.log"
-    }
+    static func logPath(environment env: [String: String]) -> String { StateFiles.directory(environment: env) + "/daemon.log" }
 
     /// Runs `reswatch daemon --socket SOCKET` detached (it serves the next editor too), logging to
     /// `logPath`, and waits until it answers. It exits after `idleExit` seconds with no client.
@@ -122,15 +125,11 @@ enum DaemonStarter {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let log = logPath(environment: env)
-        do {
-            try FileManager.default.createDirectory(
-                atPath: (log as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            let fd = try FileSystem.openForAppending(log, mode: 0o600)
+        do throws(SystemError) {
+            let (fd, _) = try StateFiles.openLog("daemon.log", environment: env)
             process.standardError = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         } catch {
-            throw StartError(description: "cannot open the daemon's log \(log): \(error)")
+            throw StartError(description: "cannot open the daemon's log \(logPath(environment: env)): \(error.reason)")
         }
         do { try process.run() } catch {
             throw StartError(description: "cannot run \(process.executableURL?.path ?? "reswatch"): \(error)")

@@ -11,13 +11,22 @@ public final class LSPClient {
     var nextID = 100
     /// Messages read while waiting for something else.
     public private(set) var seen: [JSONValue] = []
+    /// The XDG_STATE_HOME made for this client (kept for its lifetime), when the test gave none.
+    public private(set) var stateFolder: TempTree?
 
     /// `launcher`: a command that runs the server (setpriv, to be another user).
     public init(launcher: [String] = [], arguments: [String], environment: [String: String]? = nil) throws {
         let command = launcher + [Repo.binary, "lsp"] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
-        if let environment { process.environment = environment }
+        // The server's log goes to a folder of the test's own unless the test says where.
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        if environment["XDG_STATE_HOME"] == nil {
+            let state = try TempTree()
+            stateFolder = state
+            environment["XDG_STATE_HOME"] = state.path
+        }
+        process.environment = environment
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
@@ -84,11 +93,11 @@ public final class LSPClient {
     }
 
     /// `initialize` with these folders, then `initialized`.
-    public func start(folders: [String]) -> JSONValue? {
+    public func start(folders: [String], capabilities: JSONValue = .object([:])) -> JSONValue? {
         let id = request(
             "initialize",
             .object([
-                "processId": .null, "rootUri": .null, "capabilities": .object([:]),
+                "processId": .null, "rootUri": .null, "capabilities": capabilities,
                 "workspaceFolders": .array(
                     folders.map { .object(["uri": .string("file://" + $0), "name": .string(($0 as NSString).lastPathComponent)]) }),
             ]))
