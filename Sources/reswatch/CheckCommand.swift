@@ -116,12 +116,13 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         for root in roots {
             let engine = Engine(
                 root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false, allowProjectExec: allowProjectExec,
-                configOverlay: overlay)
+                configOverlay: overlay?.config)
             engine.fullScan()
             engines.append(engine)
         }
         var report = CheckReport(engines: engines, minimumSeverity: minSeverity, scopes: scopes)
         let ruleInfos = (ruleSet.allRuleInfos + EngineRules.all + engines.flatMap { $0.projectRuleInfos })
+        try overlay?.verify(known: Set(ruleInfos.map(\.id)))
         let rulesURL = ProcessInfo.processInfo.environment["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
         let tty = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         func context(_ report: CheckReport, suppressed: Int) -> ReportContext {

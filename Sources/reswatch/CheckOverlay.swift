@@ -7,9 +7,14 @@ import SystemCalls
 
 /// What `check --config FILE` and `--ignore RULE` lay over every checked project's own
 /// `.reswatch.yaml`: read, and every rule id in it checked against the rules in force (a typo
-/// must not quietly check everything).
-enum CheckOverlay {
-    static func make(config: String?, ignore: [String], rules: RuleSet) throws -> ProjectConfig? {
+/// must not quietly check everything). Ids no shipped or user rule has may belong to a checked
+/// project's own `.reswatch/rules`: those are checked once the projects are read (`verify`).
+struct CheckOverlay {
+    var config: ProjectConfig
+    /// Ids the overlay names that no base rule has, with where they came from.
+    var pending: [(id: String, origin: String)]
+
+    static func make(config: String?, ignore: [String], rules: RuleSet) throws -> CheckOverlay? {
         guard config != nil || !ignore.isEmpty else { return nil }
         var overlay = ProjectConfig()
         if let config {
@@ -25,16 +30,25 @@ enum CheckOverlay {
             overlay = parsed
         }
         let known = Set(rules.allRuleInfos.map(\.id) + EngineRules.all.map(\.id))
-        for (id, origin) in ignore.map({ ($0, "--ignore") })
-            + (overlay.disabled.union(overlay.severity.keys)).sorted().map({ ($0, "--config") })
-        where !known.contains(id) {
+        let named = ignore.map { ($0, "--ignore") } + overlay.disabled.union(overlay.severity.keys).sorted().map { ($0, "--config") }
+        overlay.disabled.formUnion(ignore)
+        return CheckOverlay(config: overlay, pending: named.filter { !known.contains($0.0) }.map { (id: $0.0, origin: $0.1) })
+    }
+
+    /// After the projects are read: every id named is a rule's (`known`: base and project rules),
+    /// and not every rule is turned off. Either way nothing is reported: the run stops with exit 2.
+    func verify(known: Set<String>) throws {
+        for (id, origin) in pending where !known.contains(id) {
             let close = known.filter { EditDistance.isClose(id, $0) }.sorted()
             throw CheckCommand.fail(
                 "\(origin): unknown rule id '\(id)'"
                     + (close.isEmpty ? " (reswatch rules list shows them)" : "; did you mean \(close.joined(separator: " or "))?"))
         }
-        overlay.disabled.formUnion(ignore)
-        return overlay
+        let off = config.disabled.union(config.severity.filter { $0.value == .off }.keys)
+        let checkable = known.subtracting(EngineRules.all.map(\.id))
+        if !checkable.isEmpty, checkable.isSubset(of: off) {
+            throw CheckCommand.fail("--ignore and --config turn off every rule: nothing would be checked")
+        }
     }
 }
 

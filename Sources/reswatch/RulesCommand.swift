@@ -55,8 +55,10 @@ struct RulesCommand: ParsableCommand {
                 print(String(decoding: data, as: UTF8.self))
             case .text:
                 var seen = Set<String>()
+                // As wide as the longest id: an id is never cut (people copy them into --ignore).
+                let width = max(32, rows.map(\.0.id.count).max() ?? 0)
                 for (info, rule) in rows where seen.insert(info.id + rule.source).inserted {
-                    let id = info.id.padding(toLength: 32, withPad: " ", startingAt: 0)
+                    let id = info.id.padding(toLength: width, withPad: " ", startingAt: 0)
                     let sev = info.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
                     let code = (info.code ?? "").padding(toLength: 11, withPad: " ", startingAt: 0)
                     print("\(id) \(sev) \(code) \(rule.kindName)  \(info.summary)")

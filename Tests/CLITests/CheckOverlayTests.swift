@@ -51,4 +51,43 @@ import Testing
         let result = try check(["--ignor", "icon.size-mismatch"])
         #expect(result.status != 0 && result.stderr.contains("Did you mean '--ignore'?"), "\(result.stderr)")
     }
+
+    /// A checked project's own rule (its `.reswatch/rules`) may be ignored on the command line: the
+    /// id is checked once the projects are read, and a typo of it still stops the run.
+    @Test func aProjectsOwnRuleCanBeIgnored() throws {
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            "App/.reswatch/rules/team.yaml": .text(
+                "rules:\n  - kind: exec\n    argv: [/bin/echo, '{\"diagnostics\":[{\"rule\":\"team.a\",\"message\":\"hi\"}]}']\n    subjects: [project]\n    rules: [{id: team.a}]\n"
+            ),
+        ])
+        func run(_ extra: [String]) throws -> CommandResult {
+            try runCommand(Repo.binary, ["check", "--no-color", "--allow-project-exec"] + extra + [tree.path + "/App"])
+        }
+        #expect(try run([]).stdout.contains("[team.a]"), "the project's rule runs")
+        let ignored = try run(["--ignore", "team.a"])
+        #expect(ignored.status == 0 && !ignored.stdout.contains("[team.a]"), "\(ignored.stderr)")
+        let typo = try run(["--ignore", "team.b"])
+        #expect(typo.status == 2 && typo.stderr.contains("--ignore: unknown rule id 'team.b'; did you mean team.a?"), "\(typo.stderr)")
+        #expect(typo.stdout.isEmpty, "nothing is reported")
+    }
+
+    /// Turning every rule off is never a quiet "no problems": on the command line the run stops;
+    /// in a project's .reswatch.yaml it is a config.invalid warning.
+    @Test func turningEveryRuleOffIsSaid() throws {
+        let ids = try runCommand(Repo.binary, ["rules", "list"]).stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }
+        #expect(ids.count > 50 && ids.contains("iconcomposer.unsupported-platform"), "rules list never cuts an id")
+        let all = try check(ids.flatMap { ["--ignore", String($0)] })
+        #expect(all.status == 2 && all.stderr.contains("turn off every rule: nothing would be checked"), "\(all.stderr)")
+        #expect(!all.stdout.contains("no problems"))
+
+        let project = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\nrules:\n  disable: [\(ids.joined(separator: ", "))]\n"),
+            "App/Info.plist": .text("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>\n"),
+        ])
+        let quiet = try runCommand(Repo.binary, ["check", "--no-color", project.path + "/App"])
+        #expect(quiet.stdout.contains("every rule is turned off"), "\(quiet.stdout)")
+        #expect(quiet.stdout.contains(".reswatch.yaml:3") && quiet.stdout.contains("[config.invalid]"), "\(quiet.stdout)")
+        #expect(!quiet.stdout.contains("no problems"))
+    }
 }

@@ -14,7 +14,7 @@ public enum EngineRules {
     public static let configInvalid = RuleInfo(
         id: "config.invalid", severity: .error,
         summary:
-            "A .reswatch.yaml that does not parse or has a wrong key or value (error); a rule id or ignore glob in it that names nothing (warning).",
+            "A .reswatch.yaml that does not parse or has a wrong key or value (error); a rule id or ignore glob in it that names nothing, or settings that turn every rule off (warning).",
         rationale:
             "A setting that is not applied silently changes what is checked: `reswatch check` exits 2 when a project's configuration could not be applied. A misspelt rule id disables nothing and a glob that matches nothing hides nothing; both are usually typos.",
         fix: "Fix the line reported (docs/configuration.md lists every key; `reswatch rules list` every rule id).")

@@ -75,6 +75,7 @@ struct ProjectResolver {
         var problems = context.problems
         for other in contexts.dropFirst() { problems += other.problems.filter { !problems.contains($0) } }
         problems += unknownRuleIds(context, rules: rules)
+        problems += everyRuleOff(context, rules: rules)
         if !context.ignore.isEmpty { problems += emptyGlobs(context, recorder: recorder) }
         let anchor = DiagnosticAnchor(
             isFile: {
@@ -104,6 +105,21 @@ struct ProjectResolver {
                 .configIneffective, path: RelativePath.join(context.directory, ".reswatch.yaml"), line: context.ruleIdLines[id],
                 message: "no rule has the id '\(id)'\(hint); the setting does nothing")
         }
+    }
+
+    /// Every rule turned off (`rules.disable`, `severity: off`, `check --ignore`): nothing in the
+    /// project would be checked, and a clean result would say "no problems". Said instead.
+    func everyRuleOff(_ context: ProjectContext, rules: RuleSet) -> [ContextProblem] {
+        let ids = Set(rules.allRuleInfos.map(\.id))
+        let off = context.disabledRules.union(context.severityOverrides.filter { $0.value == .off }.keys)
+        guard !ids.isEmpty, ids.isSubset(of: off) else { return [] }
+        return [
+            ContextProblem(
+                .configIneffective, path: RelativePath.join(context.directory, ".reswatch.yaml"),
+                line: ids.compactMap { context.ruleIdLines[$0] }.min(),
+                message:
+                    "every rule is turned off (rules.disable, rules.severity: off or check --ignore): nothing in this project is checked")
+        ]
     }
 
     /// `ignore` globs that match no file or folder of the project (a typo hides nothing, and says so).
