@@ -149,9 +149,8 @@ extension DaemonCore {
         e.family("reswatch_rule_evaluation_seconds", "histogram", "Time one evaluation took, by rule (its module entry) and kind.")
         for (rule, r) in sorted {
             let labels = [("rule", rule), ("kind", r.kind)]
-            for (i, bound) in RuleStat.bucketBounds.enumerated() {
-                e.sample(
-                    "reswatch_rule_evaluation_seconds_bucket", labels + [("le", Exposition.number(bound))], Double(r.stat.bucketCounts[i]))
+            for (bound, count) in zip(RuleStat.bucketBounds, r.stat.cumulativeCounts) {
+                e.sample("reswatch_rule_evaluation_seconds_bucket", labels + [("le", Exposition.number(bound))], Double(count))
             }
             e.sample("reswatch_rule_evaluation_seconds_bucket", labels + [("le", "+Inf")], Double(r.stat.evaluations))
             e.sample("reswatch_rule_evaluation_seconds_sum", labels, Double(r.stat.nanoseconds) / 1e9)

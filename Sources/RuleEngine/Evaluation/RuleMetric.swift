@@ -23,14 +23,23 @@ public struct RuleStat: Sendable, Equatable {
     public static let bucketBounds: [Double] = [0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5]
     public var evaluations = 0
     public var nanoseconds: UInt64 = 0
-    /// Evaluations at or under each bound of `bucketBounds` (cumulative, as Prometheus counts).
-    public var bucketCounts = [Int](repeating: 0, count: RuleStat.bucketBounds.count)
+    /// Evaluations in each bucket: over the previous bound, at or under this one (one count per
+    /// evaluation; `cumulativeCounts` is what Prometheus exposes). The last counts those over 5 s.
+    public var bucketCounts = [Int](repeating: 0, count: RuleStat.bucketBounds.count + 1)
     public init() {}
     mutating func add(nanoseconds n: UInt64) {
         evaluations += 1
         nanoseconds &+= n
         let seconds = Double(n) / 1e9
-        for (i, bound) in Self.bucketBounds.enumerated() where seconds <= bound { bucketCounts[i] += 1 }
+        bucketCounts[Self.bucketBounds.firstIndex { seconds <= $0 } ?? Self.bucketBounds.count] += 1
+    }
+    /// Evaluations at or under each bound of `bucketBounds`.
+    public var cumulativeCounts: [Int] {
+        var total = 0
+        return bucketCounts.dropLast().map {
+            total += $0
+            return total
+        }
     }
     public mutating func merge(_ o: RuleStat) {
         evaluations += o.evaluations
