@@ -38,4 +38,32 @@ import Testing
     @Test func devNullForOutput() throws {
         #expect(try run(stdout: "/dev/null") == 0)
     }
+
+    /// Standard input and output both one end of a Unix socket pair (as an editor that talks to
+    /// its servers over sockets, or `socat` in front of it, gives them).
+    @Test func aSocketForInputAndOutput() throws {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let dir = try TempTree()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repo.binary)
+        process.arguments = ["lsp", "--no-daemon"]
+        process.environment = ["XDG_RUNTIME_DIR": dir.path, "XDG_STATE_HOME": dir.path + "/state", "PATH": "/usr/bin:/bin"]
+        let childEnd = FileHandle(fileDescriptor: pair[1], closeOnDealloc: false)
+        process.standardInput = childEnd
+        process.standardOutput = childEnd
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        close(pair[1])
+        // A server that never ends its output fails the read after 60 s instead of hanging the suite.
+        var limit = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(pair[0], SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let ours = FileHandle(fileDescriptor: pair[0], closeOnDealloc: true)
+        try ours.write(contentsOf: Self.session())
+        let out = String(decoding: try ours.readToEnd() ?? Data(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(out.contains(#""id":1"#) && out.contains(#""serverInfo""#), "the initialize reply: \(out)")
+        #expect(out.contains(#""id":2"#), "the shutdown reply")
+    }
 }
