@@ -51,7 +51,7 @@ def main():
         ("pngcheck -q (all PNGs)", ["xargs", "-0", "pngcheck", "-q"], "\0".join(files).encode(), (0, 1, 123)),
         ("reswatch check --format json", [a.binary, "check", "--format", "json", a.tree], None, (0, 1)),
         # The fixed cost of a run: process start, loading the built-in rule modules, an empty walk.
-        ("reswatch check (empty folder)", [a.binary, "check", "--format", "json", empty], None, (0, 1)),
+        ("reswatch check (empty folder)", [a.binary, "check", "--allow-empty", "--format", "json", empty], None, (0, 1)),
     ]
     # The C floor of issue 11: walk + open/fstat/read/close every PNG once, single-threaded
     # (../shared/bench/readfloor.c beside the clone; compiled here with -O2).
