@@ -154,11 +154,15 @@ struct ProjectConfigParser {
         case "devices": devices(value)
         case "deployment-target":
             guard let t = text(value, key, "a version such as \"12.0\"") else { return }
-            guard let v = OSVersion(t) else { return problem(value, "deployment-target: expected a version such as \"12.0\", not '\(t)'") }
+            guard let v = OSVersion(t) else {
+                return problem(value, "deployment-target: expected a version such as \"12.0\", not '\(Quoted.text(t))'")
+            }
             config.deploymentTarget = v
         case "distribution":
             guard let t = text(value, key, "app-store or ad-hoc") else { return }
-            guard let d = Distribution(rawValue: t) else { return problem(value, "distribution: expected app-store or ad-hoc, not '\(t)'") }
+            guard let d = Distribution(rawValue: t) else {
+                return problem(value, "distribution: expected app-store or ad-hoc, not '\(Quoted.text(t))'")
+            }
             config.distribution = d
         case "app-icon": config.appIcon = text(value, key, "the name of an .appiconset (such as AppIcon)")
         case "launch-image": config.launchImage = text(value, key, "the name of a .launchimage set")
@@ -169,7 +173,7 @@ struct ProjectConfigParser {
             let known = ProjectConfigReader.knownKeys
             let close = known.filter { EditDistance.isClose(key, $0) }.sorted()
             let hint = close.isEmpty ? "" : "did you mean \(close.joined(separator: " or "))? "
-            problem(keyNode, "unknown setting '\(key)' (\(hint)known: \(known.sorted().joined(separator: ", ")))")
+            problem(keyNode, "unknown setting '\(Quoted.text(key))' (\(hint)known: \(known.sorted().joined(separator: ", ")))")
         }
     }
 
@@ -179,7 +183,7 @@ struct ProjectConfigParser {
         var ok = true
         for item in items {
             guard let name = item.string, let d = Device(rawValue: name.lowercased()) else {
-                problem(item, "devices: unknown device '\(item.string ?? "?")' (use iphone, ipad)")
+                problem(item, "devices: unknown device '\(Quoted.text(item.string ?? "?"))' (use iphone, ipad)")
                 ok = false
                 continue
             }
@@ -204,7 +208,7 @@ struct ProjectConfigParser {
             switch k.string {
             case "disable": disable(v)
             case "severity": severity(v)
-            default: problem(k, "rules: unknown key '\(k.string ?? "?")' (use disable, severity)")
+            default: problem(k, "rules: unknown key '\(Quoted.text(k.string ?? "?"))' (use disable, severity)")
             }
         }
     }
@@ -236,12 +240,23 @@ struct ProjectConfigParser {
 }
 
 /// Closeness of names, for "did you mean" hints.
+/// A name from a file or the command line as a message quotes it: at most 80 characters (a
+/// hostile megabyte-long key is not copied into every diagnostic).
+public enum Quoted {
+    public static func text(_ s: String) -> String {
+        s.unicodeScalars.count <= 80 ? s : String(String.UnicodeScalarView(s.unicodeScalars.prefix(80))) + "… (\(s.utf8.count) bytes)"
+    }
+}
+
 public enum EditDistance {
+    /// Levenshtein distance; names whose lengths differ by more than 64 get the longer length
+    /// (no such name is a suggestion, and a hostile megabyte-long name costs nothing).
     public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars)
         let b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        if abs(a.count - b.count) > 64 { return max(a.count, b.count) }
         var previous = Array(0...b.count)
         var current = previous
         for i in 1...a.count {
@@ -258,7 +273,8 @@ public enum EditDistance {
     public static func isClose(_ a: String, _ b: String) -> Bool {
         if a.isEmpty || b.isEmpty { return false }
         let limit = max(1, min(a.count, b.count) / 4)
-        if distance(a.lowercased(), b.lowercased()) <= limit { return true }
+        // The distance is at least the difference in length: most pairs need no table.
+        if abs(a.count - b.count) <= limit, distance(a.lowercased(), b.lowercased()) <= limit { return true }
         let lastA = a.split(separator: ".").last.map(String.init) ?? a
         let lastB = b.split(separator: ".").last.map(String.init) ?? b
         return lastA.count >= 4 && (lastB.hasPrefix(lastA) || lastA == lastB)

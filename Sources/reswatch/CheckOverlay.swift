@@ -41,7 +41,7 @@ struct CheckOverlay {
         for (id, origin) in pending where !known.contains(id) {
             let close = known.filter { EditDistance.isClose(id, $0) }.sorted()
             throw CheckCommand.fail(
-                "\(origin): unknown rule id '\(id)'"
+                "\(origin): unknown rule id '\(Quoted.text(id))'"
                     + (close.isEmpty ? " (reswatch rules list shows them)" : "; did you mean \(close.joined(separator: " or "))?"))
         }
         let off = config.disabled.union(config.severity.filter { $0.value == .off }.keys)

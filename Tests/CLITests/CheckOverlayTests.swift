@@ -90,4 +90,20 @@ import Testing
         #expect(quiet.stdout.contains(".reswatch.yaml:3") && quiet.stdout.contains("[config.invalid]"), "\(quiet.stdout)")
         #expect(!quiet.stdout.contains("no problems"))
     }
+
+    /// A megabyte-long rule id (in a hostile .reswatch.yaml or on the command line) is said with a
+    /// clipped quote, not copied whole into the finding.
+    @Test func aHugeRuleIDIsQuotedClipped() throws {
+        let huge = String(repeating: "x", count: 500_000)
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("rules:\n  disable: [\(huge)]\n"),
+            "App/Info.plist": .text("<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>\n"),
+        ])
+        let result = try runCommand(Repo.binary, ["check", "--no-color", "--format", "json", tree.path + "/App"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("no rule has the id '\(String(repeating: "x", count: 80))… (500000 bytes)'"))
+        #expect(result.stdout.utf8.count < 100_000, "the id is not copied whole")
+        let typed = try check(["--ignore", String(repeating: "y", count: 100_000)])
+        #expect(typed.status == 2 && typed.stderr.contains("… (100000 bytes)'") && typed.stderr.utf8.count < 1000)
+    }
 }

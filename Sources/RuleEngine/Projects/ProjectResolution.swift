@@ -103,7 +103,7 @@ struct ProjectResolver {
             let hint = close.isEmpty ? "" : " (did you mean \(close.prefix(3).joined(separator: ", "))?)"
             return ContextProblem(
                 .configIneffective, path: RelativePath.join(context.directory, ".reswatch.yaml"), line: context.ruleIdLines[id],
-                message: "no rule has the id '\(id)'\(hint); the setting does nothing")
+                message: "no rule has the id '\(Quoted.text(id))'\(hint); the setting does nothing")
         }
     }
 
