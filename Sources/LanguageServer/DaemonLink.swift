@@ -100,9 +100,10 @@ final class DaemonLink: @unchecked Sendable {
     /// then reads, on the subscription, every notification sent before a reply to a round trip:
     /// the scan's findings are in hand when `.watching` says the folders are covered.
     private func add(_ folders: [String], with client: ReswatchClient, reader: ReswatchClient) {
-        let watched = (try? client.call(WatchListRequest.self).roots) ?? []
+        var watched = (try? client.call(WatchListRequest.self).roots) ?? []
         var covered: [String] = []
-        for folder in folders {
+        // Outer folders first: a nested one is then covered (the daemon refuses overlapping roots).
+        for folder in folders.sorted(by: { $0.utf8.count < $1.utf8.count }) {
             if watched.contains(where: { folder == $0 || folder.hasPrefix($0 == "/" ? "/" : $0 + "/") }) {
                 covered.append(folder)
                 continue
@@ -110,6 +111,7 @@ final class DaemonLink: @unchecked Sendable {
             do {
                 _ = try client.call(WatchAddRequest.self, PathParams(path: folder), timeoutMilliseconds: 600_000)
                 covered.append(folder)
+                watched.append(folder)  // a folder inside it (nested workspace folders) is covered now
             } catch {
                 continuation.yield(.message(type: 1, text: "reswatch cannot watch \(folder): \(error). Its files are not checked."))
                 continuation.yield(.notWatched(folder: folder, reason: "\(error)"))

@@ -117,7 +117,7 @@ extension LanguageServer {
     /// `textDocument/didOpen` and `didClose` (sent only to a pulling client's server): an open file's
     /// findings leave the push (the client pulls them), a closed one's come back to it.
     func documentOpened(_ params: JSONValue, open isOpen: Bool) {
-        guard clientPulls, let file = params["textDocument"]?["uri"]?.string.flatMap(DocumentURI.path(of:)) else { return }
+        guard clientPulls, let file = params["textDocument"]?["uri"]?.string.flatMap(DocumentURI.path(of:)), inFolders(file) else { return }
         if isOpen {
             openFiles.insert(file)
             if published.contains(file) { sendPublish(file, []) }

@@ -24,8 +24,12 @@ package enum StateFiles {
             if (try? FileSystem.status(parent)) == nil { try FileSystem.makeDirectory(parent, mode: 0o700) }
         }
         let path = directory + "/" + name
-        if let status = try? FileSystem.status(path), status.kind == .regular, status.size > rotateBytes {
-            try FileSystem.renameFile(path, path + ".1")
+        if let status = try? FileSystem.status(path) {
+            // A FIFO would block the open (and the editor with it); a link or folder is not ours to write through.
+            guard status.kind == .regular else {
+                throw SystemError(call: "open", path: path, errno: EINVAL, detail: "\(path) is not a regular file: no log is written")
+            }
+            if status.size > rotateBytes { try FileSystem.renameFile(path, path + ".1") }
         }
         return (try FileSystem.openForAppending(path, mode: 0o600), path)
     }

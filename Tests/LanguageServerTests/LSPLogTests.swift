@@ -71,4 +71,18 @@ import Testing
         let warning = lsp.seen.first { $0["params"]?["message"]?.string?.contains("cannot open the language server's log") == true }
         #expect(warning?["method"]?.string == "window/showMessage" && warning?["params"]?["type"]?.int == 2, "\(lsp.seen)")
     }
+
+    /// A FIFO where the log goes would block the open, and the editor with it: it is refused and said.
+    @Test func aFIFOInPlaceOfTheLogIsNotOpened() throws {
+        let state = try TempTree()
+        try FileManager.default.createDirectory(atPath: state.path + "/reswatch", withIntermediateDirectories: true)
+        #expect(mkfifo(state.path + "/reswatch/lsp.log", 0o600) == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = state.path
+        let lsp = try LSPClient(arguments: ["--socket", "/nonexistent/s.sock", "--no-start-daemon"], environment: environment)
+        let reply = try #require(lsp.start(folders: [state.path]), "the server answers initialize: the open did not block")
+        #expect(reply["result"]?["serverInfo"] != nil)
+        let warning = lsp.wait { $0["params"]?["message"]?.string?.contains("lsp.log is not a regular file") == true }
+        #expect(warning?["params"]?["type"]?.int == 2, "\(lsp.seen)")
+    }
 }

@@ -111,4 +111,20 @@ import Testing
         let workspace = lsp.response(to: lsp.request("workspace/diagnostic", .object(["previousResultIds": .array([])])))
         #expect(workspace?["error"]?["code"]?.int == -32802)
     }
+
+    /// Nested workspace folders (a project and a package inside it), inner first: the outer is
+    /// watched, the inner is covered by it, and nothing says it cannot be watched.
+    @Test func nestedFoldersAreCoveredByTheOuterOne() throws {
+        let project = try LSPProtocolTests.project()
+        let inner = project.path + "/App"
+        let daemon = try DaemonHarness(roots: [])
+        let lsp = try LSPClient(arguments: ["--socket", daemon.socket, "--no-start-daemon"])
+        _ = try #require(lsp.start(folders: [inner, project.path], capabilities: Self.pulling))
+        let watching = lsp.wait { $0["params"]?["message"]?.string?.hasPrefix("watching ") == true }
+        #expect(watching != nil)
+        #expect(!lsp.seen.contains { $0["params"]?["message"]?.string?.contains("cannot watch") == true }, "\(lsp.seen)")
+        #expect(try daemon.call("watch/list")["roots"]?.array == [.string(project.path)])
+        let icon = project.path + "/" + LSPProtocolTests.set + "/icon.png"
+        #expect(Self.codes(Self.pull(lsp, icon)) == ["icon.size-mismatch"])
+    }
 }
