@@ -66,8 +66,14 @@ build: deps
 # The Swift runtime and Foundation are linked statically: the binary needs only libc, libstdc++,
 # libpng16, zlib, libjpeg62-turbo and libinotifytools0 (Debian packages), not the Swift toolchain.
 # Linked as Debian hardens its binaries: relocations read-only after start (RELRO, BIND_NOW).
+# Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc >= 2.36) and
+# without exporting the executable's own symbols (SwiftPM exports them for testable executables):
+# the loader reads 3 MB fewer relocations and symbols at every start, and the daemon's resident
+# set is 3.6 MB smaller (docs/performance.md).
+RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product reswatch -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+	$(SWIFT) build -c release --static-swift-stdlib --product reswatch $(RELEASE_LINK)
 
 # Man pages from the command-line definitions (swift-argument-parser's manual generator; it reads
 # them from the debug build, which `make test` has already made: the text is the same).
@@ -173,6 +179,7 @@ test: test-deps build lint deb
 	RESWATCH_PYTHON=$(CURDIR)/$(TEST_VENV)/bin/python RESWATCH_DEB=$(CURDIR)/$(DEB) $(SWIFT) test
 
 bench: bench-deps release
+	rm -f /tmp/reswatch-bench/results.json
 	python3 Benchmarks/check_bench.py
 	python3 Benchmarks/latency_bench.py
 	python3 Benchmarks/bigdir_bench.py
@@ -180,6 +187,7 @@ bench: bench-deps release
 	python3 Benchmarks/memory_bench.py
 	python3 Benchmarks/idle_bench.py
 	$(BENCH_VENV)/bin/python Benchmarks/resample_bench.py
+	python3 Benchmarks/summary.py
 
 # Fuzzing: reswatch-fuzz built with libFuzzer (its no-main runtime from the Swift toolchain's
 # clang) and AddressSanitizer; each target runs FUZZ_SECONDS from its seeds in
