@@ -1,4 +1,5 @@
 import Foundation
+import ProjectModel
 import SystemCalls
 import Yams
 
@@ -106,7 +107,7 @@ package enum DaemonSettings {
                 "as module errors and their programs never run. Turn on only for trees you trust.",
             ], example: "allow-project-exec: false"
         ) { c, v, x throws(ConfigFileError) in
-            guard let b = v.bool else { throw x.fail("expected true or false") }
+            guard let b = YAMLLimits.bool(v) else { throw x.fail("expected true or false") }
             c.allowProjectExec = b
         },
         DaemonSetting(

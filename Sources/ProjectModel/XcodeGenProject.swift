@@ -70,7 +70,7 @@ public enum XcodeGenReader {
     /// resources counts against it.
     static func iconFolder(_ source: String, target: String, iconFileType: Node?) -> IconBundleMembership.Folder {
         var folder = IconBundleMembership.Folder(path: source, how: "XcodeGen sources \(source) of target \(target)")
-        let file = iconFileType?["file"]?.bool
+        let file = YAMLLimits.bool(iconFileType?["file"])
         let phase = iconFileType?["buildPhase"]?.string
         if file == false {
             folder.typedOtherwise[source] = "loose files (options.fileTypes.icon.file: false in project.yml: make it true)"

@@ -14,7 +14,11 @@ public enum YAMLLimits {
             return .failure(YAMLProblem(line: line, message: "an alias used as a mapping key (? *name / *name:) is not accepted"))
         }
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch { return .failure(.from(error)) }
+        // Resolver.basic: Yams' default resolver tells a scalar's type by matching it against seven
+        // NSRegularExpressions (ICU), compiled at first use and run for every key it hashes or looks
+        // up: 40 % of loading the built-in modules. Nothing read here needs a resolved tag: every
+        // reader takes a scalar's text and says what it expected (`bool(_:)` for true/false).
+        do { root = try Yams.compose(yaml: text, .basic) } catch { return .failure(.from(error)) }
         if let root {
             var budget = nodeBudget
             guard within(root, &budget) else {
@@ -101,6 +105,18 @@ public enum YAMLLimits {
             if aliasThenColon(m) { return true }
         }
         return false
+    }
+
+    /// A YAML 1.1 boolean as Yams' default resolver reads one (true/false, yes/no, on/off, in any
+    /// case), from the scalar's text: under `.basic` every scalar is a string, and Yams' own
+    /// `Node.bool` refuses strings once their tag is resolved.
+    public static func bool(_ node: Node?) -> Bool? {
+        guard case .scalar(let scalar)? = node else { return nil }
+        switch scalar.string.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: return nil
+        }
     }
 
     static func within(_ node: Node, _ budget: inout Int) -> Bool {

@@ -42,4 +42,25 @@ import Testing
         #expect(YAMLLimits.aliasKeyLine("") == nil)
         #expect(YAMLLimits.aliasKeyLine("*") == nil)
     }
+
+    /// Composed with Yams' basic resolver (no regular expressions), a document still reads as the
+    /// default resolver reads it: booleans in their YAML 1.1 spellings, keys found by their text,
+    /// duplicate keys refused.
+    @Test func theBasicResolverReadsWhatTheDefaultOneDid() {
+        let text = "a: true\nb: No\nc: 'on'\nd: OFF\ne: maybe\nf: 1\n1: one\ng: [x]\n"
+        guard case .success(let root?) = YAMLLimits.compose(text) else {
+            Issue.record("did not compose")
+            return
+        }
+        #expect(["a", "b", "c", "d", "e", "f"].map { YAMLLimits.bool(root[$0]) } == [true, false, true, false, nil, nil])
+        #expect(YAMLLimits.bool(root["g"]) == nil && YAMLLimits.bool(root["missing"]) == nil)
+        #expect(root["f"]?.int == 1)
+        #expect(root["1"]?.string == "one")
+        let repeated = YAMLLimits.compose("a: 1\nb: 2\na: 3\n")
+        guard case .failure(let problem) = repeated else {
+            Issue.record("a repeated key was accepted")
+            return
+        }
+        #expect(problem.message.contains("duplicate"), "\(problem.message)")
+    }
 }
