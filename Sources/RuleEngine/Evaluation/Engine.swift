@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import ImageFacts
 import ProjectModel
+import Synchronization
 import SystemCalls
 
 /// What one engine run changed.
@@ -183,18 +184,36 @@ public final class Engine {
     }
 
     func allEvalKeys() -> [EvalKey] {
-        var keys: [EvalKey] = []
-        keys.reserveCapacity(subjects.count)
-        // A project's rules for a kind are picked once per (project, kind), not per subject.
+        // A project's rules for a kind are picked once per (project, kind), not per subject, and
+        // here: resolving a project records its findings. Building each subject's path and asking
+        // every rule whether it applies is most of the work (10 ms for 11k files): on every core,
+        // in chunks whose keys are put back in order.
+        var chunks: [(kind: SubjectKind, nodes: ArraySlice<ResourceTree.NodeID>, rules: [LoadedRule])] = []
         subjects.forEachGroup { kind, nodes, dir in
             let applicable = projectState(dir).rules.rules.filter { $0.rule.subjectKinds.contains(kind) }
             guard !applicable.isEmpty else { return }
-            for node in nodes {
-                let s = Subject(kind, tree.path(of: node))
-                for r in applicable where r.rule.applies(to: s) { keys.append(EvalKey(rule: r.source, subject: s)) }
+            let all = Array(nodes)
+            for start in stride(from: 0, to: all.count, by: 512) {
+                chunks.append((kind, all[start..<min(all.count, start + 512)], applicable))
             }
         }
-        return keys
+        let tree = self.tree
+        let parts = chunks
+        let keys = Mutex([[EvalKey]](repeating: [], count: parts.count))
+        let build: @Sendable (Int) -> Void = { i in
+            var local: [EvalKey] = []
+            for node in parts[i].nodes {
+                let s = Subject(parts[i].kind, tree.path(of: node))
+                for r in parts[i].rules where r.rule.applies(to: s) { local.append(EvalKey(rule: r.source, subject: s)) }
+            }
+            keys.withLock { $0[i] = local }
+        }
+        if parts.count < 2 {
+            for i in parts.indices { build(i) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: parts.count, execute: build)
+        }
+        return keys.withLock { $0.flatMap { $0 } }
     }
 
     /// The evaluations of one subject under a project's rules.
