@@ -21,6 +21,8 @@ package actor DaemonCore {
     let notifier: SystemdNotifier
     var modules: RuleModules
     var roots: [String: WatchedRoot] = [:]
+    /// One bound on cached file facts for every root (`factsCacheEntries`), not one per root.
+    let caches: EngineCaches
     var nextToken: UInt64 = 0
     package private(set) var generation = 0
     let started = Date()
@@ -53,6 +55,7 @@ package actor DaemonCore {
         watcher: (any WatchEventSource)? = nil
     ) {
         self.configuration = configuration
+        caches = EngineCaches(capacity: configuration.factsCacheEntries)
         self.version = version
         self.logger = logger
         self.eventLog = eventLog
@@ -135,7 +138,7 @@ package actor DaemonCore {
         let worker = EngineWorker(
             Engine(
                 root: root, rules: modules.current, registry: configuration.kinds, excludes: configuration.excludes,
-                cacheCapacity: configuration.factsCacheEntries, allowProjectExec: configuration.allowProjectExec))
+                caches: caches, allowProjectExec: configuration.allowProjectExec))
         roots[root] = WatchedRoot(worker: worker, token: token)
         watcher.add(root: root)
         publishStatus()
@@ -164,6 +167,7 @@ package actor DaemonCore {
         watcher.remove(root: root)
         for waiter in record.waiting { waiter.resume() }  // they see the root gone and give up
         queue.forget(root)
+        caches.facts.forget(under: root)
         if !record.diagnostics.isEmpty {
             generation += 1
             broadcast(DiagnosticDelta(added: [], removed: record.diagnostics.all))
@@ -215,6 +219,9 @@ package actor DaemonCore {
     func announceReadyIfScanned() {
         guard startup == [.listening, .rootsAdded], roots.values.allSatisfy({ $0.health != .scanning }) else { return }
         startup.insert(.announced)
+        // Many small roots scan in jobs too short to trim after each (EngineWorker): their
+        // temporaries' free pages are given back once, when every root is ready.
+        ProcessMemory.releaseFreePages()
         notifier.notify("READY=1\nSTATUS=\(statusLine)")
     }
 

@@ -98,6 +98,18 @@ public final class FactsCache: Sendable {
     }
 
     /// Drops what is known about a path (a deleted file).
+    /// Forgets every path below `directory` (a root rescanned from scratch; other roots that
+    /// share the cache keep theirs).
+    public func forget(under directory: String) {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        for shard in shards {
+            shard.state.withLock { s in
+                guard s.entries.keys.contains(where: { $0.path.hasPrefix(prefix) }) else { return }
+                s.entries = s.entries.filter { !$0.key.path.hasPrefix(prefix) }
+            }
+        }
+    }
+
     public func forget(_ path: String) {
         let key = PathKey(path)
         _ = shard(key).state.withLock { $0.entries.removeValue(forKey: key) }

@@ -35,6 +35,8 @@ public final class Engine {
     public let facts: FactsCache
     let parsed: ParsedCache
     var projectIndex: ProjectIndex
+    /// A full scan has run (see `fullScan`).
+    private var hasScanned = false
     var projects: [String: ProjectState] = [:]
     /// Subject ↔ project, and the moves of the current change.
     var subjects = SubjectIndex()
@@ -63,14 +65,17 @@ public final class Engine {
 
     public init(
         root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
-        incremental: Bool = true, cacheCapacity: Int = .max, allowProjectExec: Bool = false, configOverlay: ProjectConfig? = nil
+        incremental: Bool = true, cacheCapacity: Int = .max, caches: EngineCaches? = nil, allowProjectExec: Bool = false,
+        configOverlay: ProjectConfig? = nil
     ) {
         self.allowProjectExec = allowProjectExec
         self.configOverlay = configOverlay
         self.root = root
         self.incremental = incremental
-        self.facts = FactsCache(capacity: cacheCapacity)
-        self.parsed = ParsedCache(capacity: cacheCapacity / 8)
+        // Shared with other engines when given (their bound is `caches`'), else this engine's own.
+        let caches = caches ?? EngineCaches(capacity: cacheCapacity)
+        self.facts = caches.facts
+        self.parsed = caches.parsed
         self.baseRules = rules
         self.registry = registry
         self.tree = ResourceTree(root: root, excludes: excludes)
@@ -84,7 +89,10 @@ public final class Engine {
     public func fullScan() -> DiagnosticDelta {
         beginDelta()
         tree.scanAll(reportAdded: false)
-        facts.forgetAll()
+        // A scan from scratch forgets what an earlier one cached of this root (a first scan has
+        // nothing to forget, and the daemon's 1,000 roots would each look through the shared cache).
+        if hasScanned { facts.forget(under: root) }
+        hasScanned = true
         delta.drop(store.removeAll())
         dropAllProjects()
         rebuildSubjects(recordingChanges: false)
