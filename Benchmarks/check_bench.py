@@ -15,6 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from benchtree import generate  # noqa: E402
+from results import record  # noqa: E402
 
 
 
@@ -74,6 +75,9 @@ def main():
     print(f"reswatch / cat      = {r / results['cat every PNG (read floor)']:.2f}x  (reading every file is the floor for a validator)")
     if "C read floor (readfloor.c)" in results:
         print(f"reswatch / C floor  = {r / results['C read floor (readfloor.c)']:.2f}x  (goal <= 1.5x)")
+    record("check", reswatch_ms=r * 1000, floor_ms=results.get("C read floor (readfloor.c)", 0) * 1000,
+           find_ms=results["find TREE -type f"] * 1000, pngcheck_ms=results["pngcheck -q (all PNGs)"] * 1000,
+           empty_ms=results["reswatch check (empty folder)"] * 1000)
 
 
 if __name__ == "__main__":

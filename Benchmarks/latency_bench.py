@@ -20,6 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from benchtree import generate, png  # noqa: E402
+from results import record  # noqa: E402
 
 TARGET = "Module0/Assets.xcassets/Icon0.appiconset/iphone-60x60@2x.png"
 
@@ -173,6 +174,8 @@ def main():
             print(f"{files:>7} {settle:>4}ms | {pct(rs, 50):>10.1f}ms {pct(rs, 90):>5.1f}ms {pct(rs, 99):>5.1f}ms | "
                   f"{pct(ws, 50):>10.1f}ms {pct(ws, 90):>5.1f}ms {pct(ws, 99):>5.1f}ms | {rrss / 1024:>10.1f}MB {wrss / 1024:>7.1f}MB",
                   flush=True)
+            record(f"latency-{size}-{settle}", files=files, p50_ms=pct(rs, 50), p99_ms=pct(rs, 99),
+                   watchman_p50_ms=pct(ws, 50), watchman_p99_ms=pct(ws, 99), rss_mb=rrss / 1024, watchman_rss_mb=wrss / 1024)
 
 
 if __name__ == "__main__":

@@ -2,14 +2,15 @@
 """Daemon memory per file and initial scan time, beside watchman, on generated trees (issue 11).
 
 Rows: an empty root (the bare daemon), the 100k-file icon tree of the other benchmarks (9,091
-app icon sets: real PNGs and Contents.json), and 1M files named `img-N.png` in 1,000 folders,
+app icon sets: real PNGs and Contents.json), the same files as 1,000 roots of 100 files (9 sets
+each: one daemon watching 1,000 roots; watchman watching each), and 1M files named `img-N.png` in 1,000 folders,
 each folder's files hard links to one valid 1x1 PNG (no data to write, and no finding: empty files would be 1M
 `image.not-png` errors, and the row would measure diagnostics, not the index).
 For each: start `reswatch daemon` (release build), time until its root is `ready`, wait 5 s,
 read VmRSS; then the same root in watchman (a fresh server: time from `watch` until a query
 answers, which waits for the crawl, and the server's RSS). Bytes per file = (RSS - bare daemon RSS) / files.
 
-Usage: python3 Benchmarks/memory_bench.py [--binary PATH] [--rows 100k,1m] [--no-watchman]
+Usage: python3 Benchmarks/memory_bench.py [--binary PATH] [--rows 100k,1m,roots] [--no-watchman]
 """
 import argparse
 import json
@@ -23,6 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from benchtree import generate, png  # noqa: E402
 from latency_bench import rss_kb  # noqa: E402
+from results import record  # noqa: E402
 
 
 def call(sock_path, method):
@@ -58,29 +60,45 @@ def linked_pngs(tree, count):
     open(marker, "w").close()
 
 
-def daemon_row(binary, tree, settle_s=5):
+def many_roots(base, count, sets):
+    """`count` roots of `sets` icon sets each (11 files a set, and a .reswatch.yaml)."""
+    roots = [os.path.join(base, f"Root{i}") for i in range(count)]
+    for r in roots:
+        generate(r, sets)
+    return roots
+
+
+def warm(roots):
+    """Stats every file once, so that the daemon and watchman both walk a tree the kernel's inode
+    and dentry caches hold (whichever ran first on a cold tree took 3-4x longer: 6.0 s, not 1.7)."""
+    subprocess.run(["du", "-s", *roots], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def daemon_row(binary, roots, settle_s=5):
+    """Starts the daemon on `roots`; (files in all roots, seconds to every root ready, RSS in kB)."""
+    warm(roots)
     sock_path = "/tmp/rw-membench.sock"
     if os.path.exists(sock_path):
         os.unlink(sock_path)
     start = time.time()
-    daemon = subprocess.Popen([binary, "daemon", "--socket", sock_path, tree],
+    daemon = subprocess.Popen([binary, "daemon", "--socket", sock_path, *roots],
                               stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     try:
-        st = wait_ready(sock_path, daemon)
+        st = wait_ready(sock_path, daemon, len(roots))
         ready = time.time() - start
         time.sleep(settle_s)
-        return st["roots"][0]["files"], ready, rss_kb(daemon.pid)
+        return sum(r["files"] for r in st["roots"]), ready, rss_kb(daemon.pid)
     finally:
         daemon.terminate()
         daemon.wait()
 
 
-def wait_ready(sock_path, daemon):
-    """Polls `status` until every root is ready; returns that status."""
+def wait_ready(sock_path, daemon, count=1):
+    """Polls `status` until all `count` roots are ready; returns that status."""
     while True:
         try:
             st = call(sock_path, "status")
-            if st["roots"] and all(r["state"] == "ready" for r in st["roots"]):
+            if len(st["roots"]) == count and all(r["state"] == "ready" for r in st["roots"]):
                 return st
         except (OSError, EOFError, KeyError, ValueError):
             pass
@@ -98,51 +116,66 @@ def wm(*args, stdin=None):
     raise SystemExit(f"watchman {args}: {r.stderr or r.stdout}")
 
 
-def watchman_row(tree):
+def watchman_stop():
+    """Stops the server and forgets its watches: a restarted server re-watches what its state
+    file lists, and would carry one row's roots into the next."""
+    subprocess.run(["watchman", "watch-del-all"], capture_output=True)
     subprocess.run(["watchman", "shutdown-server"], capture_output=True)
+
+
+def watchman_row(roots):
+    watchman_stop()
+    warm(roots)
     pid = wm("get-pid")["pid"]  # a fresh server, started before the clock
     start = time.time()
-    wm("watch", tree)
+    for tree in roots:
+        wm("watch", tree)
     # A query waits until the initial crawl has finished.
-    wm("-j", stdin=json.dumps(["query", tree, {"expression": ["false"], "fields": ["name"]}]))
+    for tree in roots:
+        wm("-j", stdin=json.dumps(["query", tree, {"expression": ["false"], "fields": ["name"]}]))
     crawl = time.time() - start
     time.sleep(1)
     rss = rss_kb(pid)
-    subprocess.run(["watchman", "shutdown-server"], capture_output=True)
+    watchman_stop()
     return crawl, rss
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default=".build/release/reswatch")
-    ap.add_argument("--rows", default="100k,1m")
+    ap.add_argument("--rows", default="100k,1m,roots")
     ap.add_argument("--no-watchman", action="store_true")
     a = ap.parse_args()
     base = "/tmp/rw-membench"
     os.makedirs(base, exist_ok=True)
     empty = os.path.join(base, "empty")
     os.makedirs(empty, exist_ok=True)
-    _, _, bare = daemon_row(a.binary, empty)
+    _, _, bare = daemon_row(a.binary, [empty])
     print(f"bare daemon (empty root): {bare / 1024:.1f} MB")
+    record("memory-bare", rss_mb=bare / 1024)
     watchman = not a.no_watchman and shutil.which("watchman") is not None
     print(f"{'tree':>22} {'files':>9} | {'ready':>7} {'RSS':>9} {'B/file':>7} | {'watchman crawl':>14} {'RSS':>9}")
     for row in a.rows.split(","):
         if row == "100k":
-            tree = os.path.join(base, "icons-100k")
-            generate(tree, 9091)
+            roots = [os.path.join(base, "icons-100k")]
+            generate(roots[0], 9091)
             label = "icons (100k)"
         elif row == "1m":
-            tree = os.path.join(base, "links-1m")
-            linked_pngs(tree, 1_000_000)
+            roots = [os.path.join(base, "links-1m")]
+            linked_pngs(roots[0], 1_000_000)
             label = "1x1 img-N.png (1M)"
+        elif row == "roots":
+            roots = many_roots(os.path.join(base, "roots-1000"), 1000, 9)
+            label = "1,000 roots (100k)"
         else:
             raise SystemExit(f"unknown row {row}")
-        files, ready, rss = daemon_row(a.binary, tree)
+        files, ready, rss = daemon_row(a.binary, roots)
         per = (rss - bare) * 1024 / max(files, 1)
         print(f"{label:>22} {files:>9} | {ready:>6.2f}s {rss / 1024:>7.1f}MB {per:>7.0f} | ", end="", flush=True)
-        wcrawl, wrss = watchman_row(tree) if watchman else (float("nan"), 0)
+        wcrawl, wrss = watchman_row(roots) if watchman else (float("nan"), 0)
         print(f"{wcrawl:>13.2f}s {wrss / 1024:>7.1f}MB", flush=True)
-
+        record(f"memory-{row}", files=files, ready_s=ready, rss_mb=rss / 1024, per_file_b=per,
+               watchman_crawl_s=wcrawl if watchman else None, watchman_rss_mb=wrss / 1024 if watchman else None)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""The goals of issue 30 and this run's figures, in one table (the last thing `make bench` prints).
+
+Reads what the benchmarks recorded (results.py) and prints, per row: what is measured, the goal,
+reswatch's figure, the peer's (the C read floor, watchman) from the same run, whether the goal
+holds, and the command that produced it. A row no benchmark of this run recorded says so.
+
+Usage: python3 Benchmarks/summary.py [--markdown]
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from results import PATH, load, machine  # noqa: E402
+
+CHECK = "Benchmarks/check_bench.py"
+LATENCY = "Benchmarks/latency_bench.py --sizes 1000,100000"
+MEMORY = "Benchmarks/memory_bench.py --rows 100k,1m,roots"
+
+
+def rows(r):
+    """(what, goal, reswatch, peer, met or None, command) per goal."""
+    out = []
+    c = r.get("check")
+    if c and c.get("floor_ms"):
+        ratio = c["reswatch_ms"] / c["floor_ms"]
+        out.append(("cold `check`, 11,002-file icon tree", "<= 1.5x the C read floor",
+                    f"{c['reswatch_ms']:.1f} ms ({ratio:.2f}x)", f"C floor {c['floor_ms']:.1f} ms", ratio <= 1.5, CHECK))
+    else:
+        out.append(("cold `check`, 11,002-file icon tree", "<= 1.5x the C read floor", None, None, None, CHECK))
+    m = r.get("memory-100k")
+    if m and m.get("watchman_rss_mb"):
+        out.append(("daemon RSS after the initial scan, 100k files", "<= watchman's", f"{m['rss_mb']:.1f} MB",
+                    f"watchman {m['watchman_rss_mb']:.1f} MB", m["rss_mb"] <= m["watchman_rss_mb"], MEMORY))
+        out.append(("initial scan to `ready`, 100k files", "<= watchman's crawl", f"{m['ready_s']:.2f} s",
+                    f"watchman {m['watchman_crawl_s']:.2f} s", m["ready_s"] <= m["watchman_crawl_s"], MEMORY))
+    else:
+        out.append(("daemon RSS and initial scan, 100k files", "<= watchman's", None, None, None, MEMORY))
+    for files, settle in [(1000, 20), (1000, 1), (100000, 20), (100000, 1)]:
+        what = f"change -> diagnostic, {files:,} files, settle {settle} ms: p50 (p99)"
+        lat = r.get(f"latency-{files}-{settle}")
+        if lat:
+            out.append((what, "p50 <= watchman's", f"{lat['p50_ms']:.2f} ({lat['p99_ms']:.2f}) ms",
+                        f"watchman {lat['watchman_p50_ms']:.2f} ({lat['watchman_p99_ms']:.2f}) ms",
+                        lat["p50_ms"] <= lat["watchman_p50_ms"], LATENCY))
+        else:
+            out.append((what, "p50 <= watchman's", None, None, None, LATENCY))
+    base = m["per_file_b"] if m else None
+    for key, what in [("memory-1m", "memory per file, 1,000,000 files in one root"),
+                      ("memory-roots", "memory per file, 1,000 roots of 100 files")]:
+        s = r.get(key)
+        if s and base is not None:
+            peer = f"watchman {s['watchman_rss_mb']:.1f} MB" if s.get("watchman_rss_mb") else "watchman not run"
+            out.append((what, "<= the 100k figure", f"{s['per_file_b']:.0f} B ({s['rss_mb']:.1f} MB)",
+                        f"100k: {base:.0f} B; {peer}", s["per_file_b"] <= base, MEMORY))
+        else:
+            out.append((what, "<= the 100k figure", None, None, None, MEMORY))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table (docs/performance.md)")
+    a = ap.parse_args()
+    r = load()
+    print(f"\nGoals of issue 30 ({PATH}); machine: {machine()}")
+    table = [(w, g, v or "not measured in this run", p or "", {True: "met", False: "NOT MET", None: "-"}[ok], cmd)
+             for w, g, v, p, ok, cmd in rows(r)]
+    if a.markdown:
+        print("| what | goal | reswatch | beside it | | command |\n|---|---|---|---|---|---|")
+        for row in table:
+            print("| " + " | ".join(row[:5]) + f" | `python3 {row[5]}` |")
+        return
+    widths = [max(len(row[i]) for row in table) for i in range(5)]
+    for row in table:
+        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:5])) + f"  python3 {row[5]}")
+
+
+if __name__ == "__main__":
+    main()
