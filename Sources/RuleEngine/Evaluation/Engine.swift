@@ -2,7 +2,6 @@ import Findings
 import Foundation
 import ImageFacts
 import ProjectModel
-import Synchronization
 import SystemCalls
 
 /// What one engine run changed.
@@ -191,47 +190,7 @@ public final class Engine {
         return result
     }
 
-    func allEvalKeys() -> [EvalKey] {
-        // A project's rules for a kind are picked once per (project, kind), not per subject, and
-        // here: resolving a project records its findings. Building each subject's path and asking
-        // every rule whether it applies is most of the work (10 ms for 11k files): on every core,
-        // in chunks whose keys are put back in order.
-        var chunks: [(kind: SubjectKind, nodes: ArraySlice<ResourceTree.NodeID>, rules: [LoadedRule])] = []
-        subjects.forEachGroup { kind, nodes, dir in
-            let applicable = projectState(dir).rules.rules.filter { $0.rule.subjectKinds.contains(kind) }
-            guard !applicable.isEmpty else { return }
-            let all = Array(nodes)
-            for start in stride(from: 0, to: all.count, by: 512) {
-                chunks.append((kind, all[start..<min(all.count, start + 512)], applicable))
-            }
-        }
-        let tree = self.tree
-        let parts = chunks
-        let keys = Mutex([[EvalKey]](repeating: [], count: parts.count))
-        let build: @Sendable (Int) -> Void = { i in
-            var local: [EvalKey] = []
-            for node in parts[i].nodes {
-                let s = Subject(parts[i].kind, tree.path(of: node))
-                for r in parts[i].rules where r.rule.applies(to: s) { local.append(EvalKey(rule: r.source, subject: s)) }
-            }
-            keys.withLock { $0[i] = local }
-        }
-        if parts.count < 2 {
-            for i in parts.indices { build(i) }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: parts.count, execute: build)
-        }
-        return keys.withLock { $0.flatMap { $0 } }
-    }
-
-    /// The evaluations of one subject under a project's rules.
-    func evalKeys(_ subject: Subject, project: String) -> [EvalKey] {
-        let rules = projects[project]?.rules ?? (!subjects.hasMembers(project, in: tree) ? baseRules : projectState(project).rules)
-        return rules.rules.filter { $0.rule.subjectKinds.contains(subject.kind) && $0.rule.applies(to: subject) }
-            .map { EvalKey(rule: $0.source, subject: subject) }
-    }
-
-    private func projectState(_ dir: String) -> ProjectState {
+    func projectState(_ dir: String) -> ProjectState {
         if let s = projects[dir] { return s }
         let s = resolveProject(dir)
         projects[dir] = s
