@@ -126,7 +126,7 @@ struct XcodeGenSpec {
     }
 
     func configFile(_ node: Node?, config: String) -> String? {
-        guard let file = node?[Node(config)]?.string, !file.hasPrefix("/") else { return nil }
+        guard let file = node?[config]?.string, !file.hasPrefix("/") else { return nil }
         return RelativePath.normalize(RelativePath.join(directory, file))
     }
 
@@ -175,9 +175,9 @@ struct XcodeGenSpec {
                 }
             }
         }
-        let deployment = t["deploymentTarget"]?.string ?? projectDeployment?[Node(platform)]?.string
+        let deployment = t["deploymentTarget"]?.string ?? projectDeployment?[platform]?.string
         if let deployment, let key = XcodeGenReader.deploymentKeys[platform] {
-            let node = t["deploymentTarget"] ?? projectDeployment?[Node(platform)]
+            let node = t["deploymentTarget"] ?? projectDeployment?[platform]
             settings.append(SettingAssignment(key: key, value: deployment, origin: origin(node, detail)))
         }
         if let info = t["info"]?["path"] {

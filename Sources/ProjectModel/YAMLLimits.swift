@@ -17,7 +17,9 @@ public enum YAMLLimits {
         // Resolver.basic: Yams' default resolver tells a scalar's type by matching it against seven
         // NSRegularExpressions (ICU), compiled at first use and run for every key it hashes or looks
         // up: 40 % of loading the built-in modules. Nothing read here needs a resolved tag: every
-        // reader takes a scalar's text and says what it expected (`bool(_:)` for true/false).
+        // reader takes a scalar's text and says what it expected (`bool(_:)` for true/false), and
+        // keys are looked up by their text (`node["key"]`, which keeps the document's resolver),
+        // never with a `Node(...)` built with the default one ("1" or "Yes" would not match).
         do { root = try Yams.compose(yaml: text, .basic) } catch { return .failure(.from(error)) }
         if let root {
             var budget = nodeBudget

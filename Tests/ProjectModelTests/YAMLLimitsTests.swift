@@ -63,4 +63,19 @@ import Testing
         }
         #expect(problem.message.contains("duplicate"), "\(problem.message)")
     }
+
+    /// A key is found by its text whatever the default resolver would have typed it as: an
+    /// XcodeGen configuration named "1" or "Yes" keeps its configFiles entry.
+    @Test func keysAreFoundByTheirTextWhateverTheyLookLike() {
+        let text = "configFiles:\n  \"1\": one.xcconfig\n  Yes: yes.xcconfig\n  Debug: debug.xcconfig\n"
+        guard case .success(let root?) = YAMLLimits.compose(text), let map = root.mapping else {
+            Issue.record("did not compose")
+            return
+        }
+        let spec = XcodeGenSpec(path: "App/project.yml", map: map)
+        #expect(
+            ["1", "Yes", "Debug"].map { spec.configFile(map["configFiles"], config: $0) } == [
+                "App/one.xcconfig", "App/yes.xcconfig", "App/debug.xcconfig",
+            ])
+    }
 }
