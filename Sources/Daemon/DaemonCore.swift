@@ -22,7 +22,7 @@ package actor DaemonCore {
     var modules: RuleModules
     var roots: [String: WatchedRoot] = [:]
     /// One bound on cached file facts for every root (`factsCacheEntries`), not one per root.
-    let caches: EngineCaches
+    package nonisolated let caches: EngineCaches
     var nextToken: UInt64 = 0
     package private(set) var generation = 0
     let started = Date()

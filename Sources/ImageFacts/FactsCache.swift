@@ -97,7 +97,6 @@ public final class FactsCache: Sendable {
         return .success(facts)
     }
 
-    /// Drops what is known about a path (a deleted file).
     /// Forgets every path below `directory` (a root rescanned from scratch; other roots that
     /// share the cache keep theirs).
     public func forget(under directory: String) {
@@ -110,6 +109,7 @@ public final class FactsCache: Sendable {
         }
     }
 
+    /// Drops what is known about a path (a deleted file).
     public func forget(_ path: String) {
         let key = PathKey(path)
         _ = shard(key).state.withLock { $0.entries.removeValue(forKey: key) }

@@ -1,0 +1,67 @@
+import Daemon
+import Foundation
+import ImageFacts
+import Logging
+import RuleEngine
+import RuleKinds
+import TestSupport
+import Testing
+
+/// The daemon's roots draw on one bound of cached file facts (`factsCacheEntries`), not one each
+/// (1,000 roots of 100 files held all 100,000 images' facts), and an unwatched root's facts go.
+@Suite struct SharedFactsCacheTests {
+    /// `sets` icon sets of three icons; the 1024 one is 64×64: one icon.size-mismatch a set.
+    static func iconSets(_ sets: Int) -> [String: ExampleFile] {
+        var files: [String: ExampleFile] = [".reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n")]
+        for i in 0..<sets {
+            let set = "A.xcassets/Set\(i).appiconset"
+            files[set + "/Contents.json"] = .text(
+                """
+                {"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"a.png"},
+                {"idiom":"iphone","size":"60x60","scale":"3x","filename":"b.png"},
+                {"idiom":"ios-marketing","size":"1024x1024","scale":"1x","filename":"c.png"}]}
+                """)
+            files[set + "/a.png"] = .png(PNGSpec(width: 120, height: 120))
+            files[set + "/b.png"] = .png(PNGSpec(width: 180, height: 180))
+            files[set + "/c.png"] = .png(PNGSpec(width: 64, height: 64))
+        }
+        return files
+    }
+
+    func core(_ roots: [TempTree], entries: Int) async -> DaemonCore {
+        var configuration = DaemonConfiguration(socketPath: roots[0].path + "/unused.sock", kinds: BuiltinKinds.registry)
+        configuration.roots = roots.map(\.path)
+        configuration.ruleSources = ShippedModules.sources(environment: [:])
+        configuration.factsCacheEntries = entries
+        let core = DaemonCore(
+            configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: FakeWatchEventSource())
+        await core.start()
+        return core
+    }
+
+    func mismatches(_ core: DaemonCore, _ root: TempTree) async throws -> Int {
+        try await core.diagnostics(root: root.path, path: nil).diagnostics.count { $0.rule == "icon.size-mismatch" }
+    }
+
+    @Test func twoRootsStayWithinOneBoundAndAreJudgedInFull() async throws {
+        let trees = [try TempTree(Self.iconSets(20)), try TempTree(Self.iconSets(20))]
+        let core = await core(trees, entries: 64)
+        // 120 icons between the two roots, read through the daemon's one cache; one cache each
+        // would have held them all.
+        let cached = core.caches.facts.count
+        #expect(cached > 0 && cached <= 64, "\(cached)")
+        for tree in trees { #expect(try await mismatches(core, tree) == 20) }
+        await core.stop()
+    }
+
+    @Test func anUnwatchedRootsFactsAreDropped() async throws {
+        let trees = [try TempTree(Self.iconSets(20)), try TempTree(Self.iconSets(20))]
+        let core = await core(trees, entries: 4096)
+        #expect(core.caches.facts.count == 120)
+        _ = try await core.removeRoot(trees[0].path)
+        #expect(core.caches.facts.count == 60)
+        #expect(try await mismatches(core, trees[1]) == 20)
+        await core.stop()
+    }
+}
