@@ -94,43 +94,54 @@ public enum AssetContentsReader {
     /// (data sets), "symbols" (symbol image sets).
     public static func parse(_ bytes: [UInt8], entriesKey key: String = "images") -> Result<AssetContents, ContentsError> {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .failure(.empty) }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
-        } catch {
-            let ns = error as NSError
-            let detail = (ns.userInfo["NSDebugDescription"] as? String) ?? ns.localizedDescription
-            return .failure(.invalidJSON(detail, line: lineOfCharacterOffset(in: bytes, message: detail)))
+        let top: ContentsValue
+        if let strict = StrictContentsJSON.parse(bytes) {
+            top = strict
+        } else {
+            // Outside the strict reader's subset (or not JSON): JSONSerialization decides, and says why.
+            do {
+                top = ContentsValue(foundation: try JSONSerialization.jsonObject(with: Data(bytes), options: []))
+            } catch {
+                let ns = error as NSError
+                let detail = (ns.userInfo["NSDebugDescription"] as? String) ?? ns.localizedDescription
+                return .failure(.invalidJSON(detail, line: lineOfCharacterOffset(in: bytes, message: detail)))
+            }
         }
-        guard let top = object as? [String: Any] else {
+        return shape(top, bytes: bytes, key: key)
+    }
+
+    /// The entries of a parsed Contents.json, or what is wrong with its shape.
+    static func shape(_ top: ContentsValue, bytes: [UInt8], key: String) -> Result<AssetContents, ContentsError> {
+        guard top.isObject else {
             return .failure(.wrongShape("the top level is not a JSON object", line: 1))
         }
         let entryLines = lines(ofEntriesIn: bytes, key: key)
         guard let rawImages = top[key] else {
             return .success(AssetContents(images: [], hasImagesKey: false))
         }
-        guard let list = rawImages as? [Any] else {
+        guard let list = rawImages.array else {
             return .failure(.wrongShape("\"\(key)\" is not an array", line: lineOf(key: key, in: bytes)))
         }
         var images: [AssetImageEntry] = []
+        images.reserveCapacity(list.count)
         for (index, item) in list.enumerated() {
             let line = index < entryLines.count ? entryLines[index] : nil
-            guard let dict = item as? [String: Any] else {
+            guard item.isObject else {
                 return .failure(.wrongShape("\(key)[\(index)] is not an object", line: line))
             }
-            func string(_ key: String) throws(ContentsError) -> String? {
-                guard let v = dict[key] else { return nil }
-                guard let s = v as? String else { throw .wrongShape("\(key)[\(index)].\(key) is not a string", line: line) }
+            func string(_ field: String) throws(ContentsError) -> String? {
+                guard let v = item[field] else { return nil }
+                guard let s = v.string else { throw .wrongShape("\(key)[\(index)].\(field) is not a string", line: line) }
                 return s
             }
-            do {
+            do throws(ContentsError) {
                 var appearances: [String] = []
-                if let raw = dict["appearances"] {
-                    guard let list = raw as? [Any] else {
+                if let raw = item["appearances"] {
+                    guard let list = raw.array else {
                         throw ContentsError.wrongShape("\(key)[\(index)].appearances is not an array", line: line)
                     }
                     for a in list {
-                        guard let d = a as? [String: Any], let k = d["appearance"] as? String, let v = d["value"] as? String else {
+                        guard let k = a["appearance"]?.string, let v = a["value"]?.string else {
                             throw ContentsError.wrongShape("\(key)[\(index)].appearances has an entry without appearance/value", line: line)
                         }
                         appearances.append("\(k):\(v)")
@@ -143,10 +154,8 @@ public enum AssetContentsReader {
                         subtype: try string("subtype"), orientation: try string("orientation"),
                         extent: try string("extent"), minimumSystemVersion: try string("minimum-system-version"),
                         appearances: appearances, line: line))
-            } catch let error as ContentsError {
-                return .failure(error)
             } catch {
-                return .failure(.wrongShape("\(error)", line: line))
+                return .failure(error)
             }
         }
         return .success(AssetContents(images: images, hasImagesKey: true))

@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ProjectModel
+
+/// The strict Contents.json reader takes the common files byte by byte; whatever it accepts,
+/// JSONSerialization (the reference, and the reader of everything else) reads the same.
+@Suite struct ContentsJSONTests {
+    static let xcodeStyle = """
+        {
+          "images" : [
+            {
+              "filename" : "Icon-60@2x.png",
+              "idiom" : "iphone",
+              "scale" : "2x",
+              "size" : "60x60"
+            },
+            {
+              "appearances" : [ { "appearance" : "luminosity", "value" : "dark" } ],
+              "idiom" : "universal",
+              "platform" : "ios",
+              "size" : "1024x1024"
+            }
+          ],
+          "info" : { "author" : "xcode", "version" : 1 },
+          "properties" : { "pre-rendered" : true, "template-rendering-intent" : null, "x" : -0.25, "y" : [] }
+        }
+        """
+
+    @Test func readsWhatXcodeWritesWithoutJSONSerialization() throws {
+        let strict = try #require(StrictContentsJSON.parse(Array(Self.xcodeStyle.utf8)))
+        #expect(Self.same(strict, try Self.reference(Array(Self.xcodeStyle.utf8))))
+        let contents = try AssetContentsReader.parse(Array(Self.xcodeStyle.utf8)).get()
+        #expect(contents.images.map(\.filename) == ["Icon-60@2x.png", nil])
+        #expect(contents.images[1].appearances == ["luminosity:dark"] && contents.images[1].platform == "ios")
+        #expect(contents.images.map(\.line) == [3, 9])
+    }
+
+    /// Each of these is left to JSONSerialization: valid JSON outside the subset, or not JSON.
+    @Test(arguments: [
+        #"{"images":[{"filename":"a\u00e9.png"}]}"#,  // an escape
+        "{\"images\":[{\"filename\":\"caf\u{e9}.png\"}]}",  // UTF-8 beyond ASCII
+        "\u{FEFF}{\"images\":[]}",  // a byte-order mark
+        #"{"images":[],"images":[{"filename":"a.png"}]}"#,  // a repeated key
+        #"{"info":{"version":1e2}}"#,  // an exponent
+        #"{"info":{"version":01}}"#,  // a leading zero
+        #"{"info":{"version":1234567890123456}}"#,  // more digits than the subset takes
+        #"{"images":[{"filename":"a.png"},]}"#,  // a trailing comma
+        #"{"images":[]} x"#,  // text after the object
+        #"["images"]"#,  // not an object at the top
+        #"{"images":[{"filename":"a.png"}]"#,  // cut short
+        #"{"a":tru}"#,  // a broken literal
+        #"{"a":-}"#,  // a sign without digits
+        #"{"a":1.}"#,  // a point without digits
+        String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40),  // deeper than 32
+    ])
+    func leavesTheRestToJSONSerialization(_ text: String) {
+        #expect(StrictContentsJSON.parse(Array(text.utf8)) == nil)
+    }
+
+    @Test func theFallbackStillReadsValidJSONOutsideTheSubset() throws {
+        let escaped = #"{"images":[{"filename":"caf\u00e9.png","idiom":"iphone","size":"60x60","scale":"2x"}]}"#
+        #expect(try AssetContentsReader.parse(Array(escaped.utf8)).get().images.first?.filename == "café.png")
+        let repeated = #"{"images":[{"idiom":"iphone","idiom":"ipad"}]}"#
+        #expect(StrictContentsJSON.parse(Array(repeated.utf8)) == nil)
+        #expect(try AssetContentsReader.parse(Array(repeated.utf8)).get().images.count == 1)
+    }
+
+    @Test func wrongShapesAreNamedAsBefore() {
+        guard case .failure(let e) = AssetContentsReader.parse(Array(#"{"images":[{"idiom":"iphone","size":3}]}"#.utf8)) else {
+            Issue.record("a number as size is not a size")
+            return
+        }
+        #expect(e.description == "images[0].size is not a string (line 1)")
+        guard case .failure(let top) = AssetContentsReader.parse(Array(#"{"images":{"a":"b"}}"#.utf8)) else {
+            Issue.record("images as an object")
+            return
+        }
+        #expect(top.description.contains("\"images\" is not an array"))
+    }
+
+    /// Every Contents.json of the corpus, and 40 byte-level mutations of each (a byte dropped,
+    /// changed or doubled): where the strict reader accepts, JSONSerialization reads the same.
+    @Test(.enabled(if: Repo.sharedAvailable, "needs ../shared/corpus beside the clone"))
+    func agreesWithJSONSerializationOnTheCorpusAndItsMutations() throws {
+        let files = try Self.corpusContentsFiles()
+        #expect(files.count > 100)
+        var generator = SeededGenerator(seed: 30)
+        var strictAccepted = 0
+        var mutantsAccepted = 0
+        for path in files {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            if let strict = StrictContentsJSON.parse(bytes) {
+                strictAccepted += 1
+                #expect(Self.same(strict, try Self.reference(bytes)), "\(path)")
+            }
+            for _ in 0..<40 where !bytes.isEmpty {
+                var mutant = bytes
+                let i = Int.random(in: 0..<mutant.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: mutant.remove(at: i)
+                case 1: mutant[i] = Self.alphabet.randomElement(using: &generator)!
+                default: mutant.insert(mutant[i], at: i)
+                }
+                guard let strict = StrictContentsJSON.parse(mutant) else { continue }
+                mutantsAccepted += 1
+                let reference = try? Self.reference(mutant)
+                #expect(reference.map { Self.same(strict, $0) } == true, "\(path) mutated at \(i)")
+            }
+        }
+        // The subset covers the corpus's files, and the mutations reach both sides.
+        #expect(strictAccepted * 10 >= files.count * 9)
+        #expect(mutantsAccepted > 0)
+    }
+
+    static let alphabet = Array("{}[]:,\"\\ \n0123456789-.eEtrufalsn\u{7F}".utf8) + [0x00, 0xC3]
+
+    static func reference(_ bytes: [UInt8]) throws -> ContentsValue {
+        ContentsValue(foundation: try JSONSerialization.jsonObject(with: Data(bytes), options: []))
+    }
+
+    /// Equal as JSON values the shape check reads (object keys in any order).
+    static func same(_ a: ContentsValue, _ b: ContentsValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x == y
+        case (.other, .other): return true
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { m in y.first { $0.key == m.key }.map { same(m.value, $0.value) } ?? false }
+        default: return false
+        }
+    }
+
+    static func corpusContentsFiles() throws -> [String] {
+        let corpus = Repo.corpus
+        guard let walker = FileManager.default.enumerator(atPath: corpus) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix("/Contents.json") }.sorted().map { corpus + "/" + $0 }
+    }
+}
