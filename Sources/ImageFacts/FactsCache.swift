@@ -48,29 +48,33 @@ public final class FactsCache: Sendable {
 
     private func shard(_ key: PathKey) -> Shard { shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))] }
 
-    private static func store(_ s: inout State, _ path: PathKey, _ entry: Entry, capacity: Int) {
-        if s.entries[path] == nil, s.entries.count >= capacity {
+    /// Keeps `facts` for `path`, dropping what is known of another version of the file. Past the
+    /// capacity a quarter of the shard goes first (a one-shot check, unbounded, never evicts).
+    private static func store(_ s: inout State, _ path: PathKey, capacity: Int, _ update: (inout Entry) -> Void) {
+        if s.entries.count >= capacity, s.entries[path] == nil {
             let evicted = Array(s.entries.keys.prefix(max(capacity / 4, 1)))
             for key in evicted { s.entries[key] = nil }
         }
-        s.entries[path] = entry
+        // One probe: the entry is changed in place.
+        update(&s.entries[path, default: Entry()])
     }
 
     /// Header facts for `path`, reading the file only if its stat key changed since the last read.
     /// A caller that has just stat'ed the file passes its key to save the `stat`.
     public func image(at path: String, key known: FileKey? = nil) -> Result<ImageFacts, SystemError> {
-        lookup(path, known, cached: \.header, store: \.header, decodes: false) { PNGReader.inspect(bytes: $0, key: $1) }
+        lookup(path, known, decodes: false, cached: { $0.header }, store: { $0.header = $1 }) { PNGReader.inspect(bytes: $0, key: $1) }
     }
 
     /// Decoded pixel facts for `path` (full libpng decode), cached by the same key.
     public func pixels(at path: String, key known: FileKey? = nil) -> Result<PixelFacts, SystemError> {
-        lookup(path, known, cached: \.pixels, store: \.pixels, decodes: true) { PNGReader.decode(bytes: $0, key: $1) }
+        lookup(path, known, decodes: true, cached: { $0.pixels }, store: { $0.pixels = $1 }) { PNGReader.decode(bytes: $0, key: $1) }
     }
 
     /// The one cache path: stat (unless the key is known), hit if the key matches, else read the
-    /// file, compute, and keep the other kind of fact only if it is of the same version.
+    /// file, compute, and keep the other kind of fact only if it is of the same version. Plain
+    /// closures pick the field (key paths were resolved at run time, on every lookup).
     private func lookup<T: Sendable>(
-        _ path: String, _ known: FileKey?, cached: KeyPath<Entry, T?>, store: WritableKeyPath<Entry, T?>, decodes: Bool,
+        _ path: String, _ known: FileKey?, decodes: Bool, cached: (Entry) -> T?, store: (inout Entry, T) -> Void,
         compute: ([UInt8], FileKey) -> T
     ) -> Result<T, SystemError> where T: Keyed {
         let key: FileKey
@@ -81,18 +85,19 @@ public final class FactsCache: Sendable {
         }
         let pathKey = PathKey(path)
         let shard = shard(pathKey)
-        if let hit = shard.state.withLock({ $0.entries[pathKey]?[keyPath: cached] }), hit.key == key { return .success(hit) }
+        if let hit = shard.state.withLock({ s in s.entries[pathKey].flatMap(cached) }), hit.key == key { return .success(hit) }
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path) } catch { return .failure(error) }
         let facts = compute(bytes, key)
+        let capacity = shardCapacity
         shard.state.withLock {
             $0.fileReads += 1
             if decodes { $0.decodes += 1 }
-            var entry = $0.entries[pathKey] ?? Entry()
-            if entry.header?.key != key { entry.header = nil }
-            if entry.pixels?.key != key { entry.pixels = nil }
-            entry[keyPath: store] = facts
-            Self.store(&$0, pathKey, entry, capacity: shardCapacity)
+            Self.store(&$0, pathKey, capacity: capacity) { entry in
+                if entry.header?.key != key { entry.header = nil }
+                if entry.pixels?.key != key { entry.pixels = nil }
+                store(&entry, facts)
+            }
         }
         return .success(facts)
     }

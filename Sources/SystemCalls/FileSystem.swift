@@ -99,9 +99,13 @@ public enum FileSystem {
                 }
             throw SystemError(call: "read", path: path, errno: EINVAL, detail: "\(what), not a regular file: not read")
         }
-        let tooLarge = SystemError(
-            call: "read", path: path, errno: EFBIG,
-            detail: "larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes"), the limit for this kind of file: not read")
+        // Built only when thrown (its message was built for every file read, a cost in a cold check's profile).
+        var tooLarge: SystemError {
+            SystemError(
+                call: "read", path: path, errno: EFBIG,
+                detail:
+                    "larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes"), the limit for this kind of file: not read")
+        }
         if Int(st.st_size) > limit { throw tooLarge }
         let expected = max(Int(st.st_size), 0)
         var bytes = [UInt8](repeating: 0, count: expected)

@@ -119,6 +119,9 @@ struct CheckCommand: ParsableCommand, FailingCommand {
                 configOverlay: overlay?.config)
             engine.fullScan()
             engines.append(engine)
+            // The process ends after the report: its engines' memory goes back with it, at once,
+            // rather than object by object as they are freed (a few ms for 10,000 icons).
+            _ = Unmanaged.passRetained(engine)
         }
         var report = CheckReport(engines: engines, minimumSeverity: minSeverity, scopes: scopes)
         let ruleInfos = (ruleSet.allRuleInfos + EngineRules.all + engines.flatMap { $0.projectRuleInfos })

@@ -88,6 +88,19 @@ import Testing
         #expect(engine.ruleErrors.contains { $0.message.contains("unknown kind 'nope'") })
     }
 
+    /// A project's `.reswatch/` folder, at any depth, is configuration: nothing in it is a resource.
+    @Test func nothingInAProjectsModuleFolderIsJudged() throws {
+        let gray = ExampleFile.png(PNGSpec(width: 4, height: 4, color: .gray))
+        let tree = try TempTree([
+            "A/.reswatch.yaml": .text("devices: [iphone]\n"),
+            "A/.reswatch/Assets.xcassets/X.imageset/gray.png": gray,
+            "A/Sub/.reswatch/Y.imageset/gray.png": gray,
+            "A/Assets.xcassets/Z.imageset/gray.png": gray,
+        ])
+        let engine = tree.engine()
+        #expect(engine.diagnostics.filter { $0.rule == "image.not-rgb" }.map(\.path) == ["A/Assets.xcassets/Z.imageset/gray.png"])
+    }
+
     @Test func projectSettingsDisableRegradeAndIgnore() throws {
         let set = "App/Assets.xcassets/X.imageset"
         var files: [String: ExampleFile] = [

@@ -95,7 +95,8 @@ public final class Engine {
         delta.drop(store.removeAll())
         dropAllProjects()
         rebuildSubjects(recordingChanges: false)
-        let run = evaluate(allEvalKeys())
+        let all = allEvaluations()
+        let run = evaluate(all.keys, nodes: all.nodes)
         return endDelta(evaluationsRun: run)
     }
 
@@ -140,7 +141,8 @@ public final class Engine {
         dropAllProjects()
         delta.drop(store.removeAll())
         rebuildSubjects(recordingChanges: false)
-        let run = evaluate(allEvalKeys())
+        let all = allEvaluations()
+        let run = evaluate(all.keys, nodes: all.nodes)
         return endDelta(evaluationsRun: run)
     }
 
@@ -288,7 +290,8 @@ public final class Engine {
 
     /// Project rule modules (`.reswatch/…`) are configuration, not resources.
     static func isModuleDirectory(_ dir: String) -> Bool {
-        dir == ".reswatch" || dir.hasPrefix(".reswatch/") || dir.contains("/.reswatch")
+        // Byte search: Foundation's `contains` (NSString's range search) ran for every folder of a scan.
+        dir == ".reswatch" || dir.hasPrefix(".reswatch/") || dir.utf8.firstRange(of: "/.reswatch".utf8) != nil
     }
 
     /// The engine's own diagnostics: directories that cannot be read.
@@ -305,8 +308,9 @@ public final class Engine {
     func drop(_ key: EvalKey) { delta.drop(store.drop(key)) }
 
     /// Plans a batch (each evaluation's rule and project context), runs it on the evaluator and
-    /// stores the records that come back.
-    func evaluate(_ keys: [EvalKey]) -> Int {
+    /// stores the records that come back. `nodes`, when the caller has them, are the keys'
+    /// subjects' nodes (else each is looked up from its path).
+    func evaluate(_ keys: [EvalKey], nodes known: [ResourceTree.NodeID]? = nil) -> Int {
         guard !keys.isEmpty else { return 0 }
         // Each evaluation refers to its rule and context by index: a context or an allowed-id set
         // per evaluation cost ~1 KB each (100 MB at 100k files) while the batch was planned.
@@ -316,17 +320,33 @@ public final class Engine {
         var planIndex: [String: [String: Int]] = [:]
         var contexts: [ProjectContext] = []
         var contextBase: [String: Int] = [:]
-        for key in keys {
-            guard let node = tree.node(key.subject.path), let dir = subjects.project(of: key.subject.kind, node) else { continue }
-            let state = projectState(dir)
-            if contextBase[dir] == nil {
-                contextBase[dir] = contexts.count
-                contexts += state.contexts
+        // Keys come grouped by project and kind: the last project's state and the last rule's
+        // plan answer most of them without hashing the project's path and the rule's id again.
+        var last: (dir: String, state: ProjectState, base: Int)?
+        var lastPlan: (dir: String, rule: String, plan: Int)?
+        for (i, key) in keys.enumerated() {
+            guard let node = known?[i] ?? tree.node(key.subject.path), let dir = subjects.project(of: key.subject.kind, node) else {
+                continue
+            }
+            let state: ProjectState
+            let base: Int
+            if let l = last, l.dir == dir {
+                (state, base) = (l.state, l.base)
+            } else {
+                state = projectState(dir)
+                if contextBase[dir] == nil {
+                    contextBase[dir] = contexts.count
+                    contexts += state.contexts
+                }
+                base = contextBase[dir]!
+                last = (dir, state, base)
             }
             // A plan only for the rules this batch runs: a file change runs two or three of a
             // project's rules, and planning all of them was most of a small batch's time.
             let plan: Int
-            if let known = planIndex[dir]?[key.rule] {
+            if let l = lastPlan, l.rule == key.rule, l.dir == dir {
+                plan = l.plan
+            } else if let known = planIndex[dir]?[key.rule] {
                 plan = known
             } else {
                 guard let rule = state.rules.rules.first(where: { $0.source == key.rule }) else { continue }
@@ -336,9 +356,9 @@ public final class Engine {
                     Evaluator.Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id, EngineRules.notChecked.id])))
                 planIndex[dir, default: [:]][key.rule] = plan
             }
+            lastPlan = (dir, key.rule, plan)
             let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)
-            work.append(
-                Evaluator.Work(key: key, plan: plan, context: contextBase[dir]! + state.contextIndex(for: key.subject.path), group: group))
+            work.append(Evaluator.Work(key: key, plan: plan, context: base + state.contextIndex(for: key.subject.path), group: group))
         }
         let evaluator = Evaluator(
             root: root, tree: tree, subjects: subjects, facts: facts, parsed: parsed, keepInputs: incremental, cores: cores)

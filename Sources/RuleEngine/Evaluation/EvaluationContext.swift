@@ -23,6 +23,9 @@ public final class EvaluationContext: ProjectFileAccess {
     let parsed: ParsedCache
     let subjectIndex: SubjectIndex
     let allowedIDs: Set<String>
+    /// What this evaluation read, when the caller keeps it (the daemon, to know what to re-run);
+    /// a one-shot check does not, and does not pay for hashing every path read.
+    let recordsInputs: Bool
     private(set) var inputs: Set<EvaluationInput> = []
     private(set) var diagnostics: [Diagnostic] = []
     /// Findings folded into a cause (one cause, one finding): the cause's own message and what
@@ -33,8 +36,9 @@ public final class EvaluationContext: ProjectFileAccess {
 
     init(
         root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
-        facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex, allowedIDs: Set<String>
+        facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex, allowedIDs: Set<String>, recordsInputs: Bool = true
     ) {
+        self.recordsInputs = recordsInputs
         self.root = root
         self.subject = subject
         self.project = project
@@ -46,21 +50,25 @@ public final class EvaluationContext: ProjectFileAccess {
         self.allowedIDs = allowedIDs
     }
 
+    private func record(_ input: EvaluationInput) {
+        if recordsInputs { inputs.insert(input) }
+    }
+
     /// Absolute path of a root-relative path.
     public func absolute(_ path: String) -> String { tree.absolute(path) }
 
     public func exists(_ path: String) -> Bool {
-        inputs.insert(.file(path))
+        record(.file(path))
         return tree.contains(path)
     }
 
     public func isDirectory(_ path: String) -> Bool {
-        inputs.insert(.file(path))
+        record(.file(path))
         return tree.isDirectory(path)
     }
 
     public func read(_ path: String) -> Result<[UInt8], SystemError> {
-        inputs.insert(.file(path))
+        record(.file(path))
         if tree.isDirectory(path) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
         switch tree.contentPath(path) {
         case .failure(let e): return .failure(e)
@@ -70,12 +78,12 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
-        inputs.insert(.listing(directory))
+        record(.listing(directory))
         return tree.entries(of: directory)
     }
 
     public func image(_ path: String) -> Result<ImageFacts, SystemError> {
-        inputs.insert(.file(path))
+        record(.file(path))
         guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
         // The tree's lstat is the key, unless the path is a link (then stat the target, if it stays inside).
         switch tree.contentPath(path, status: status) {
@@ -85,7 +93,7 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
-        inputs.insert(.file(path))
+        record(.file(path))
         guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
         switch tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
@@ -94,7 +102,7 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {
-        inputs.insert(.file(path))
+        record(.file(path))
         guard let status = tree.status(of: path) else {
             return .failure(.unreadable(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
@@ -107,7 +115,7 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func assetContents(_ path: String) -> Result<AssetContents, ContentsError>? {
-        inputs.insert(.file(path))
+        record(.file(path))
         guard let status = tree.status(of: path) else { return nil }
         return parsed.contents(absolute(path), key: status.key) {
             switch read(path) {
@@ -120,7 +128,7 @@ public final class EvaluationContext: ProjectFileAccess {
     /// A value computed from a file's bytes (or from why they could not be read), cached by the
     /// file's stat key under `tag`: an unchanged file is not read again.
     public func derived<T: Sendable>(_ path: String, tag: String, compute: (Result<[UInt8], SystemError>) -> T) -> T {
-        inputs.insert(.file(path))
+        record(.file(path))
         guard let status = tree.status(of: path) else {
             return compute(.failure(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
@@ -131,7 +139,7 @@ public final class EvaluationContext: ProjectFileAccess {
 
     /// Subjects of a kind in this evaluation's project.
     public func subjects(_ kind: SubjectKind) -> [Subject] {
-        inputs.insert(.subjects(kind, project: project.directory))
+        record(.subjects(kind, project: project.directory))
         return subjectIndex.subjects(kind, inProject: project.directory, tree: tree)
     }
 
@@ -163,7 +171,7 @@ public final class EvaluationContext: ProjectFileAccess {
         }
         let anchor = DiagnosticAnchor(
             isFile: {
-                self.inputs.insert(.file($0)); return self.tree.isFile($0)
+                self.record(.file($0)); return self.tree.isFile($0)
             },
             list: { (try? self.list($0).get()) ?? [] }, text: textIndexes.index)
         let at = anchor.anchor(

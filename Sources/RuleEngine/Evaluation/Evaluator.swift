@@ -72,7 +72,7 @@ struct Evaluator: Sendable {
                 let plan = plans[w.plan]
                 let ctx = EvaluationContext(
                     root: root, subject: w.key.subject, project: contexts[w.context], ruleSource: plan.rule.source, tree: snapshot,
-                    facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: plan.allowed)
+                    facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: plan.allowed, recordsInputs: keepInputs)
                 if keepInputs {
                     let start = DispatchTime.now().uptimeNanoseconds
                     plan.rule.rule.evaluate(w.key.subject, in: ctx)
