@@ -15,6 +15,7 @@ extension DaemonCore {
                 queue.ruleModuleChanged()
             } else {
                 queue.changed(path, in: root)
+                prepare(root, path)
             }
         case .rescan(let root, let reason):
             queue.count()
@@ -60,12 +61,22 @@ extension DaemonCore {
         while !Task.isCancelled {
             let now = ContinuousClock.now
             guard let wait = queue.wait(now: now, settle: settle, cap: cap) else { break }
-            // No timer slack: the settle time is the latency floor.
-            try? await Task.sleep(until: now + wait, tolerance: .zero, clock: .continuous)
+            if wait > Self.awakeStretch {
+                // No timer slack: the settle time is the latency floor.
+                try? await Task.sleep(until: now + wait - Self.awakeStretch, tolerance: .zero, clock: .continuous)
+            } else {
+                // The last stretch is waited out awake, yielding to events that come meanwhile.
+                await Task.yield()
+            }
         }
         flushTask = nil
         if !Task.isCancelled { flush() }
     }
+
+    /// How much of a settle is waited out awake rather than asleep: a task woken from a sleep of
+    /// many milliseconds ran about 0.1 ms after its deadline (the timer's thread wakes, then the
+    /// task's), which was all of the gap to watchman at a 20 ms settle (docs/performance.md).
+    static let awakeStretch = Duration.microseconds(300)
 
     /// Starts one job per root with pending changes (and a rule reload first when a module
     /// changed). Returns at once: the jobs run on the roots' engine threads.
@@ -81,17 +92,71 @@ extension DaemonCore {
                 self.finishBatch(id)
             }
         }
+        // Batches published right here are finished after the loop: finishing one answers sync
+        // barriers, which must see every batch of this flush begun first.
+        var publishedHere: [UInt64] = []
         for root in batch.roots where roots[root] != nil {
             let id = queue.begin(root, since: batch.since[root])
             let changed = batch.paths[root] ?? []
             let rescan = batch.rescans[root]
             let firstEvent = batch.firstEvent
+            if let prepared = roots[root]?.prepared {
+                roots[root]?.prepared = nil
+                // The prepared change is the whole batch when nothing else of the root was read
+                // after it (the same file written again counts).
+                let whole = rescan == nil && batch.events[root] == 1 && changed == prepared.paths
+                metrics.preparedBatches[whole ? "used" : "redone", default: 0] += 1
+                if whole && prepared.done {
+                    // Applied already: published now, with no hop to the engine thread.
+                    publishUnpublished(root: root)
+                    if let firstEvent { metrics.observeBatch(Self.seconds(ContinuousClock.now - firstEvent)) }
+                    publishedHere.append(id)
+                    continue
+                }
+                // Otherwise the batch is applied as usual, after it, and both are published as one.
+                Task {
+                    await prepared.job?.value
+                    if whole {
+                        self.publishUnpublished(root: root)
+                    } else {
+                        await self.apply(root: root, changed: changed, rescan: rescan)
+                    }
+                    if let firstEvent { self.metrics.observeBatch(Self.seconds(ContinuousClock.now - firstEvent)) }
+                    self.finishBatch(id)
+                }
+                continue
+            }
             Task {
                 await self.apply(root: root, changed: changed, rescan: rescan)
                 if let firstEvent { self.metrics.observeBatch(Self.seconds(ContinuousClock.now - firstEvent)) }
                 self.finishBatch(id)
             }
         }
+        for id in publishedHere { finishBatch(id) }
+    }
+
+    /// A root's first change of a batch is applied at once, while the batch settles; its findings
+    /// wait for the batch (`flush`). Most batches are that one change (an editor's save), so the
+    /// engine's work leaves the path from the last event to the published findings. Only for a
+    /// ready root with no engine job running or batch being applied (its findings would carry
+    /// this change before its batch settled): anything else waits for the batch, as before.
+    func prepare(_ root: String, _ path: String) {
+        guard queue.pendingEvents(of: root) == 1, !queue.isApplying(root), let record = roots[root], record.health != .scanning,
+            !record.busy, record.prepared == nil
+        else { return }
+        let token = record.token
+        let paths: Set<String> = [path]
+        roots[root]?.prepared = WatchedRoot.Prepared(paths: paths)
+        roots[root]?.prepared?.job = Task {
+            await self.runEngine(root, token: token, publishing: false) { $0.apply(changedPaths: paths) }
+            self.prepared(root, token: token)
+        }
+    }
+
+    /// The prepared change of `root` is applied.
+    func prepared(_ root: String, token: UInt64) {
+        guard roots[root]?.token == token else { return }
+        roots[root]?.prepared?.done = true
     }
 
     func finishBatch(_ batch: UInt64) {

@@ -182,10 +182,13 @@ package actor DaemonCore {
     package var rootPaths: [String] { roots.keys.sorted() }
 
     /// Runs `job` on the root's engine thread, after any job of the root already running (so
-    /// deltas are published in the order they were computed), and publishes its delta. Nil when
-    /// the root was removed meanwhile.
+    /// deltas are published in the order they were computed), and publishes its delta, after
+    /// what earlier jobs left unpublished. Not `publishing`: the delta is kept for the next
+    /// publication (a change applied while it settles). Nil when the root was removed meanwhile.
     @discardableResult
-    func runEngine(_ root: String, token: UInt64? = nil, _ job: @escaping @Sendable (Engine) -> DiagnosticDelta) async -> DiagnosticDelta? {
+    func runEngine(
+        _ root: String, token: UInt64? = nil, publishing: Bool = true, _ job: @escaping @Sendable (Engine) -> DiagnosticDelta
+    ) async -> DiagnosticDelta? {
         guard let record = roots[root], record.token == token ?? record.token else { return nil }
         let token = record.token
         let worker = record.worker
@@ -199,7 +202,13 @@ package actor DaemonCore {
         let (delta, summary) = await worker.run(job)
         guard roots[root]?.token == token else { return nil }
         roots[root]?.summary = summary
-        publish(root: root, delta)
+        let pending = roots[root]?.unpublished.map { $0.followed(by: delta) } ?? delta
+        if publishing {
+            roots[root]?.unpublished = nil
+            publish(root: root, pending)
+        } else {
+            roots[root]?.unpublished = pending
+        }
         if let next = roots[root]?.waiting.first {
             roots[root]?.waiting.removeFirst()
             next.resume()
@@ -250,6 +259,13 @@ package actor DaemonCore {
             for d in delta.removed { logger.info("fixed: \(d.path): \(d.message)", metadata: Self.journalFields(d, "removed")) }
         }
         if startup.contains(.announced) && notifier.socketPath != nil { notifier.notify("STATUS=\(statusLine)") }
+    }
+
+    /// Publishes what engine jobs of the root left unpublished, if anything.
+    func publishUnpublished(root: String) {
+        guard let delta = roots[root]?.unpublished else { return }
+        roots[root]?.unpublished = nil
+        publish(root: root, delta)
     }
 
     func broadcast(_ delta: DiagnosticDelta) { subscribers.broadcast(delta, generation: generation) }

@@ -15,6 +15,9 @@ struct DaemonMetrics {
     var batchSum = 0.0
     /// Rescans by root and reason (overflows among them).
     var rescans: [String: [RescanReason: Int]] = [:]
+    /// Batches whose first change was applied while they settled: "used" when that was the whole
+    /// batch, "redone" when more came and the batch was applied after it.
+    var preparedBatches: [String: Int] = [:]
 
     mutating func observeBatch(_ seconds: Double) {
         batchCount += 1
@@ -111,6 +114,13 @@ extension DaemonCore {
         e.sample("reswatch_batch_duration_seconds_bucket", [("le", "+Inf")], Double(metrics.batchCount))
         e.sample("reswatch_batch_duration_seconds_sum", [], metrics.batchSum)
         e.sample("reswatch_batch_duration_seconds_count", [], Double(metrics.batchCount))
+        e.family(
+            "reswatch_prepared_batches_total", "counter",
+            "Batches whose first change was applied while they settled: used (it was the whole batch, published as soon as it settled) or redone (more changes came; the batch was applied after it)."
+        )
+        for outcome in ["used", "redone"] {
+            e.sample("reswatch_prepared_batches_total", [("outcome", outcome)], Double(metrics.preparedBatches[outcome] ?? 0))
+        }
         let overflows = watcher.overflows
         e.family(
             "reswatch_inotify_overflows_total", "counter",

@@ -14,6 +14,9 @@ struct SettleQueue {
         var rescans: [String: RescanReason] = [:]
         var reloadRules = false
         var since: [String: UInt64] = [:]
+        /// Events read per root (a path written twice counts twice): a change prepared at a
+        /// root's first event is the whole batch only if no other event followed it.
+        var events: [String: Int] = [:]
         var firstEvent: ContinuousClock.Instant?
 
         /// The roots with work, in a stable order.
@@ -38,13 +41,18 @@ struct SettleQueue {
 
     mutating func changed(_ path: String, in root: String) {
         pending.paths[root, default: []].insert(path)
+        pending.events[root, default: 0] += 1
         mark(root)
     }
 
     mutating func rescan(_ root: String, because reason: RescanReason) {
         pending.rescans[root] = reason
+        pending.events[root, default: 0] += 1
         mark(root)
     }
+
+    /// Events of `root` waiting to settle.
+    func pendingEvents(of root: String) -> Int { pending.events[root] ?? 0 }
 
     mutating func ruleModuleChanged() {
         pending.reloadRules = true
@@ -60,6 +68,7 @@ struct SettleQueue {
         pending.paths[root] = nil
         pending.rescans[root] = nil
         pending.since[root] = nil
+        pending.events[root] = nil
     }
 
     /// The watcher read a change at `instant`: quiet is counted from the last one.
@@ -95,6 +104,9 @@ struct SettleQueue {
     }
 
     mutating func finish(_ batch: UInt64) { applying[batch] = nil }
+
+    /// A batch of `key` is being applied (handed to an engine job, not finished).
+    func isApplying(_ key: String) -> Bool { applying.values.contains { $0.key == key } }
 
     /// The sequence number of the oldest change read and not yet applied, among the keys
     /// `counts` accepts (`UInt64.max` when there is none).

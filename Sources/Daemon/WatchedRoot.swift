@@ -27,6 +27,22 @@ struct WatchedRoot {
     /// An engine job is running; others wait here in turn.
     var busy = false
     var waiting: [CheckedContinuation<Void, Never>] = []
+    /// What engine jobs changed and nobody was told yet: a change applied while it settles
+    /// (`Prepared`) is published when it has settled, merged with whatever runs after it.
+    var unpublished: DiagnosticDelta?
+    /// The change being applied while it settles, if any (DaemonCore+Settling.swift).
+    var prepared: Prepared?
+
+    /// A root's first change of a batch, applied on the engine thread while the batch settles,
+    /// so that a batch of that one change is published as soon as it has settled.
+    struct Prepared {
+        /// The paths applied.
+        let paths: Set<String>
+        /// The engine job that applies them (its delta goes to `unpublished`).
+        var job: Task<Void, Never>?
+        /// The job has finished.
+        var done = false
+    }
 
     var state: RootStatus.State {
         switch health {

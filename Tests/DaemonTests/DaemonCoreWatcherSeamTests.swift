@@ -23,10 +23,11 @@ import Watcher
         let core: DaemonCore
         let consumer: Task<Void, Never>
 
-        init(settleMilliseconds: Int = 5) async throws {
+        init(settleMilliseconds: Int = 5, settleCapMilliseconds: Int = 500) async throws {
             tree = try TempTree([DaemonCoreWatcherSeamTests.set: .text(#"{"images":[]}"#)])
             var configuration = DaemonConfiguration(socketPath: tree.path + "/unused.sock", kinds: BuiltinKinds.registry)
             configuration.settleMilliseconds = settleMilliseconds
+            configuration.settleCapMilliseconds = settleCapMilliseconds
             configuration.roots = [tree.path]
             configuration.ruleSources = ShippedModules.sources(environment: [:])
             let core = DaemonCore(

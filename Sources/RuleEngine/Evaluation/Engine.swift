@@ -17,6 +17,21 @@ public struct DiagnosticDelta: Sendable {
         self.removed = removed
         self.evaluationsRun = evaluationsRun
     }
+
+    /// This delta, then `later`, as one (multisets: a finding one adds and the other removes is
+    /// in neither). Applied to the state before this one, it gives the state after `later`.
+    public func followed(by later: DiagnosticDelta) -> DiagnosticDelta {
+        var counts: [Diagnostic: Int] = [:]
+        for d in removed + later.removed { counts[d, default: 0] -= 1 }
+        for d in added + later.added { counts[d, default: 0] += 1 }
+        var net = DiagnosticDelta(evaluationsRun: evaluationsRun + later.evaluationsRun)
+        for (d, n) in counts where n != 0 {
+            if n > 0 { net.added += repeatElement(d, count: n) } else { net.removed += repeatElement(d, count: -n) }
+        }
+        net.added.sort(by: Diagnostic.stableOrder)
+        net.removed.sort(by: Diagnostic.stableOrder)
+        return net
+    }
 }
 
 /// The incremental validation engine for one watched root. Each rule evaluation on a subject records
