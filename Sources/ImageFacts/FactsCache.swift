@@ -102,6 +102,17 @@ public final class FactsCache: Sendable {
         return .success(facts)
     }
 
+    /// Makes room for the facts of `count` more files (a scan knows how many it may read): a
+    /// shard that grew under its lock kept the other cores waiting on it, in the kernel.
+    public func reserve(_ count: Int) {
+        let perShard = min(count, capacity) / shards.count + 1
+        for shard in shards {
+            shard.state.withLock { s in
+                if s.entries.count + perShard <= shardCapacity { s.entries.reserveCapacity(s.entries.count + perShard) }
+            }
+        }
+    }
+
     /// Forgets every path below `directory` (a root rescanned from scratch; other roots that
     /// share the cache keep theirs).
     public func forget(under directory: String) {

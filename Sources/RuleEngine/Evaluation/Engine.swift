@@ -107,6 +107,7 @@ public final class Engine {
         // nothing to forget, and the daemon's 1,000 roots would each look through the shared cache).
         if hasScanned { facts.forget(under: root) }
         hasScanned = true
+        facts.reserve(tree.fileCount)
         delta.drop(store.removeAll())
         dropAllProjects()
         rebuildSubjects(recordingChanges: false)
@@ -226,55 +227,6 @@ public final class Engine {
             root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec,
             overlay: configOverlay
         ).resolve(dir)
-    }
-
-    /// Rebuilds every subject's project. `recordingChanges` compares before and after (by path:
-    /// both sides built as strings) for a re-scope; a full scan or a rule reload, with an empty
-    /// store, re-runs everything anyway and skips it.
-    func rebuildSubjects(recordingChanges: Bool = true) {
-        projectIndex = ProjectIndex(tree: tree)
-        let before = recordingChanges ? subjects.snapshot(tree: tree) : [:]
-        subjects.removeAll()
-        var projectNodes: [String: ResourceTree.NodeID] = [:]
-        let tree = self.tree
-        let projectIndex = self.projectIndex
-        func projectNode(_ dir: String) -> ResourceTree.NodeID? {
-            if let n = projectNodes[dir] { return n }
-            let n = tree.node(dir)
-            projectNodes[dir] = n
-            return n
-        }
-        // One pass over the listings: each directory's project and set-ness is computed once.
-        tree.forEachDirectory { dir, children in
-            let dirPath = tree.path(of: dir)
-            guard !Self.isModuleDirectory(dirPath) else { return }
-            let project = projectIndex.project(containing: dirPath)
-            let parentIsSet = SubjectClassifier.assetSetType(ofDirectory: tree.name(of: dir)) != nil
-            let inIconBundle = SubjectClassifier.isInsideIconBundle(dirPath)
-            for child in children where tree.isLive(child) {
-                let isDirectory = tree.isDirectory(node: child)
-                let name = tree.name(of: child)
-                guard
-                    let kind = inIconBundle
-                        ? SubjectClassifier.iconBundleMember(name: name, isDirectory: isDirectory)
-                        : SubjectClassifier.kind(name: name, isDirectory: isDirectory, parentIsAssetSet: parentIsSet),
-                    let p = projectNode(isDirectory ? projectIndex.project(containing: RelativePath.join(dirPath, name)) : project)
-                else { continue }
-                subjects.set(kind, child, project: p, tree: tree, recording: false)
-            }
-        }
-        var dirs = projectIndex.directories
-        subjects.forEachGroup { kind, _, project in if kind != .project { dirs.insert(project) } }
-        for d in dirs { updateProjectSubject(d, recording: false) }
-        refreshScanDiagnostics()
-        guard recordingChanges else {
-            subjects.changes = []
-            return
-        }
-        let after = subjects.snapshot(tree: tree)
-        for (s, old) in before where after[s] != old { subjects.changes.append((s, old, after[s])) }
-        for (s, new) in after where before[s] == nil { subjects.changes.append((s, nil, new)) }
-        for key in store.keys where after[key.subject] == nil { drop(key) }
     }
 
     /// Adds the subject a new path is; returns the projects touched.
