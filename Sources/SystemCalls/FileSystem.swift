@@ -142,6 +142,26 @@ public enum FileSystem {
         return entries
     }
 
+    /// The names of a directory's subdirectories (not links to one), in `readdir` order. Only
+    /// those names are made into strings: a folder of 10,000 icons costs no 10,000 strings and
+    /// no sort (the watcher lists every folder it adds a watch to). An entry `readdir` could not
+    /// type is typed by its `lstat`.
+    public static func subdirectoryNames(_ path: String) throws(SystemError) -> [String] {
+        var names: [String] = []
+        try readEntries(path) { entry, fd throws(SystemError) in
+            switch entry.pointee.d_type {
+            case UInt8(DT_DIR): names.append(entryName(entry))
+            case UInt8(DT_UNKNOWN):
+                var st = stat()
+                if fstatat(fd, entryNamePointer(entry), &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFDIR {
+                    names.append(entryName(entry))
+                }
+            default: break
+            }
+        }
+        return names
+    }
+
     /// Entries of a directory (without `.` and `..`, sorted by name), each non-directory with its
     /// `lstat`, taken relative to the open directory (`fstatat`): no path is built per entry and
     /// the kernel does not walk the directory's path again for each. An entry that vanished

@@ -16,6 +16,9 @@ package struct EventMask: OptionSet, Sendable, Hashable {
     package static let queueOverflow = EventMask(rawValue: UInt32(IN_Q_OVERFLOW))
     package static let ignored = EventMask(rawValue: UInt32(IN_IGNORED))
     package static let isDirectory = EventMask(rawValue: UInt32(IN_ISDIR))
+    /// Watch flags (not events): fail unless the path is a directory; do not follow a link.
+    package static let onlyDirectory = EventMask(rawValue: UInt32(IN_ONLYDIR))
+    package static let dontFollow = EventMask(rawValue: UInt32(IN_DONT_FOLLOW))
 
     /// The watched mask. Never IN_OPEN / IN_ACCESS: the daemon's own reads must not cause work.
     package static let watched: EventMask = [.closeWrite, .create, .delete, .deleteSelf, .moveSelf, .movedFrom, .movedTo, .attrib]

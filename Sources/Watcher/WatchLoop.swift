@@ -195,7 +195,10 @@ struct WatchLoop {
             if previous > 0, directories[previous] != current {
                 replaceFilename(current + "/", "\u{1}stale-\(previous)/")
             }
-            let result = FileName.withCString(current) { inotifytools_watch_file($0, Int32(bitPattern: EventMask.watched.rawValue)) }
+            // Below the root, only a folder itself is watched: a link put in its place since it was
+            // listed is refused (IN_ONLYDIR, IN_DONT_FOLLOW), not followed out of the tree.
+            let mask = current == root ? EventMask.watched : EventMask.watched.union([.onlyDirectory, .dontFollow])
+            let result = FileName.withCString(current) { inotifytools_watch_file($0, Int32(bitPattern: mask.rawValue)) }
             if result == 0 {
                 let code = inotifytools_error()
                 if code == ENOSPC {
@@ -215,11 +218,10 @@ struct WatchLoop {
             }
             let wd = wdOf(current)
             if wd > 0 { directories[wd] = current }
-            guard let entries = try? FileSystem.listDirectory(current) else { continue }
-            for e in entries where e.isDirectory && !isExcludedName(e.name) {
-                let child = current + "/" + e.name
-                if (try? FileSystem.status(child).kind) == .directory { stack.append(child) }
-            }
+            // Only the subfolders are read (readdir's type, an lstat where it has none): a link to a
+            // folder is not followed, as before, and a folder's files cost nothing here.
+            guard let subfolders = try? FileSystem.subdirectoryNames(current) else { continue }
+            for name in subfolders where !isExcludedName(name) { stack.append(current + "/" + name) }
         }
     }
 

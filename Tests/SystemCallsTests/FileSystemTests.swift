@@ -54,6 +54,27 @@ import Testing
         #expect(throws: SystemError.self) { try FileSystem.listDirectoryWithStatus(dir + "/nonexistent") }
     }
 
+    /// The watcher's listing: real subfolders only, whatever else the folder holds (files, a link
+    /// to a folder, a FIFO, a subfolder whose name is not UTF-8).
+    @Test func subdirectoryNamesAreTheRealSubfoldersOnly() throws {
+        let dir = NSTemporaryDirectory() + "/reswatch-fs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir + "/sub/deeper", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/Icon.appiconset", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for i in 0..<300 { try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/f\(i).png")) }
+        #expect(symlink("sub", dir + "/dirlink") == 0)
+        #expect(symlink("/", dir + "/outside") == 0)
+        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
+        let latin1: [UInt8] = Array((dir + "/caf").utf8) + [0xE9, 0]  // not UTF-8
+        #expect(latin1.withUnsafeBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) } == 0)
+        let names = try FileSystem.subdirectoryNames(dir)
+        #expect(names.count == 3)
+        #expect(Set(names).isSuperset(of: ["sub", "Icon.appiconset"]))
+        let other = try #require(names.first { $0 != "sub" && $0 != "Icon.appiconset" })
+        #expect(try FileSystem.status(dir + "/" + other).kind == .directory, "the Latin-1 name round-trips to the folder")
+        #expect(throws: SystemError.self) { try FileSystem.subdirectoryNames(dir + "/f0.png") }
+    }
+
     @Test func errorsCarryCallPathAndErrno() {
         #expect(throws: SystemError.self) { try FileSystem.readFile("/nonexistent/file") }
         do {
