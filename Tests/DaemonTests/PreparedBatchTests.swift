@@ -44,6 +44,13 @@ import Watcher
         Issue.record("the core never read \(count) events")
     }
 
+    /// Breaks the set and sends its change: applied while it settles, not yet published.
+    static func breakTheSetAndWaitUntilPrepared(_ f: Fixture) async throws {
+        try f.breakTheSet()
+        f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath))
+        try await waitUntilPrepared(f)
+    }
+
     static func prepared(_ f: Fixture, _ outcome: String) async -> Int? {
         let text = await f.core.metricsText()
         let prefix = "reswatch_prepared_batches_total{outcome=\"\(outcome)\"} "
@@ -53,9 +60,7 @@ import Watcher
     @Test func aLoneChangeIsAppliedWhileItSettlesAndPublishedWhenItHas() async throws {
         let f = try await Self.fixture()
         let before = await f.core.status().generation
-        try f.breakTheSet()
-        f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath))
-        try await Self.waitUntilPrepared(f)
+        try await Self.breakTheSetAndWaitUntilPrepared(f)
         // Applied, not published: the batch has not settled.
         #expect(await f.core.status().generation == before)
         #expect(try await f.rules().isEmpty)
@@ -71,9 +76,7 @@ import Watcher
     @Test func moreChangesInTheBatchAreAppliedAfterItAndPublishedAsOne() async throws {
         let f = try await Self.fixture()
         let before = await f.core.status().generation
-        try f.breakTheSet()
-        f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath))
-        try await Self.waitUntilPrepared(f)
+        try await Self.breakTheSetAndWaitUntilPrepared(f)
         // Written again, valid, before the batch settled: the broken state is never published.
         try f.tree.write([DaemonCoreWatcherSeamTests.set: .text(Self.valid)])
         f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath))
@@ -84,9 +87,7 @@ import Watcher
         #expect(await Self.prepared(f, "redone") == 1)
         #expect(await Self.prepared(f, "used") == 0)
         // The next lone change is prepared and used again.
-        try f.breakTheSet()
-        f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath))
-        try await Self.waitUntilPrepared(f)
+        try await Self.breakTheSetAndWaitUntilPrepared(f)
         try await Self.settled(f)
         #expect(try await f.rules() == ["catalog.contents-invalid"])
         #expect(await Self.prepared(f, "used") == 1)
@@ -95,9 +96,7 @@ import Watcher
 
     @Test func aRescanInTheBatchIsAppliedAfterThePreparedChange() async throws {
         let f = try await Self.fixture()
-        try f.breakTheSet()
-        f.watcher.send(.changed(root: f.tree.path, path: f.contentsPath))
-        try await Self.waitUntilPrepared(f)
+        try await Self.breakTheSetAndWaitUntilPrepared(f)
         try f.tree.write(["B.xcassets/Other.imageset/Contents.json": .text("{ broken")])
         f.watcher.send(.rescan(root: f.tree.path, reason: .queueOverflow))
         try await Self.waitUntilRead(f, events: 2)
