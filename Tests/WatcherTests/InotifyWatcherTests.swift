@@ -61,6 +61,23 @@ import Watcher
         #expect(w.watchCount == 3)
     }
 
+    /// A link to a folder (in the tree or out of it) is not watched through: only real folders
+    /// get watches, and the engine does not follow such links either.
+    @Test func aLinkToAFolderIsNotWatchedThrough() async throws {
+        let tree = try TempTree(["real/a.png": .text("1")])
+        let outside = try TempTree(["o/b.png": .text("1")])
+        #expect(symlink(outside.path + "/o", tree.path + "/linked") == 0)
+        #expect(symlink("real", tree.path + "/alias") == 0)
+        let (w, c) = await started(tree.path)
+        defer { w.stop() }
+        #expect(w.watchCount == 2, "the root and real/, not the links")
+        try outside.write(["o/b.png": .text("2")])
+        try tree.write(["real/a.png": .text("2")])
+        _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/real/a.png") }
+        #expect(c.changedPaths.contains(tree.path + "/real/a.png"))
+        #expect(!c.changedPaths.contains { $0.hasPrefix(tree.path + "/linked/") || $0.hasPrefix(tree.path + "/alias/") })
+    }
+
     @Test func renamedDirectoriesKeepReportingUnderTheirNewName() async throws {
         let tree = try TempTree(["d/sub/f.png": .text("1")])
         let (w, c) = await started(tree.path)
