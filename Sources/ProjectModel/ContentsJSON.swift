@@ -59,6 +59,11 @@ struct StrictContentsJSON {
     static let maximumDepth = 32
     /// Integer and fraction digits of a number this reader takes (more: JSONSerialization's call).
     static let maximumDigits = 15
+    /// Members of one object this reader takes. Repeated keys are found by comparing each new key
+    /// with the ones before it; a hostile object of 200,000 keys would make that 2·10¹⁰
+    /// comparisons, so a larger object is JSONSerialization's (which hashes them). Xcode writes
+    /// at most a dozen.
+    static let maximumMembers = 64
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -109,8 +114,9 @@ struct StrictContentsJSON {
         while true {
             skipWhitespace()
             guard peek == UInt8(ascii: "\""), let key = string() else { return nil }
-            // A repeated key: which one JSONSerialization keeps is its business.
-            guard !members.contains(where: { $0.key == key }) else { return nil }
+            // A repeated key (which one JSONSerialization keeps is its business), or more keys than
+            // comparing them with each other can afford.
+            guard members.count < Self.maximumMembers, !members.contains(where: { $0.key == key }) else { return nil }
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else { return nil }
             pos += 1

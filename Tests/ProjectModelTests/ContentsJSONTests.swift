@@ -67,6 +67,21 @@ import Testing
         #expect(try AssetContentsReader.parse(Array(repeated.utf8)).get().images.count == 1)
     }
 
+    /// A hostile object of 200,000 keys (1.6 MB, within Contents.json's 4 MB limit): the strict
+    /// reader checks keys for repeats by comparison, so it leaves objects of more than
+    /// `maximumMembers` to JSONSerialization (with them it compared every key with every other:
+    /// 2·10¹⁰ comparisons, minutes of CPU) and the file is read in linear time.
+    @Test func aHugeObjectIsLeftToJSONSerialization() throws {
+        var text = #"{"images":[{"idiom":"iphone","size":"60x60","scale":"2x""#
+        for i in 0..<200_000 { text += #","k\#(i)":0"# }
+        text += "}]}"
+        #expect(StrictContentsJSON.parse(Array(text.utf8)) == nil)
+        let contents = try AssetContentsReader.parse(Array(text.utf8)).get()
+        #expect(contents.images.count == 1 && contents.images[0].size == "60x60")
+        let wide = "{" + (0..<StrictContentsJSON.maximumMembers).map { #""k\#($0)":1"# }.joined(separator: ",") + "}"
+        #expect(StrictContentsJSON.parse(Array(wide.utf8)) != nil, "an object of exactly the maximum is still read")
+    }
+
     @Test func wrongShapesAreNamedAsBefore() {
         guard case .failure(let e) = AssetContentsReader.parse(Array(#"{"images":[{"idiom":"iphone","size":3}]}"#.utf8)) else {
             Issue.record("a number as size is not a size")
