@@ -169,7 +169,7 @@ let package = Package(
             exclude: ["Neovim"]),
         .testTarget(name: "StatusBarTests", dependencies: ["Findings", "ReswatchProtocol", "StatusBar"]),
         .target(
-            name: "TestSupport", dependencies: ["ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "Watcher"],
+            name: "TestSupport", dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "Watcher"],
             path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

@@ -11,22 +11,7 @@ import Testing
 /// (1,000 roots of 100 files held all 100,000 images' facts), and an unwatched root's facts go.
 @Suite struct SharedFactsCacheTests {
     /// `sets` icon sets of three icons; the 1024 one is 64×64: one icon.size-mismatch a set.
-    static func iconSets(_ sets: Int) -> [String: ExampleFile] {
-        var files: [String: ExampleFile] = [".reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n")]
-        for i in 0..<sets {
-            let set = "A.xcassets/Set\(i).appiconset"
-            files[set + "/Contents.json"] = .text(
-                """
-                {"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"a.png"},
-                {"idiom":"iphone","size":"60x60","scale":"3x","filename":"b.png"},
-                {"idiom":"ios-marketing","size":"1024x1024","scale":"1x","filename":"c.png"}]}
-                """)
-            files[set + "/a.png"] = .png(PNGSpec(width: 120, height: 120))
-            files[set + "/b.png"] = .png(PNGSpec(width: 180, height: 180))
-            files[set + "/c.png"] = .png(PNGSpec(width: 64, height: 64))
-        }
-        return files
-    }
+    static func iconSets(_ sets: Int) -> [String: ExampleFile] { Fixtures.iconSets(sets) }
 
     func core(_ roots: [TempTree], entries: Int) async -> DaemonCore {
         var configuration = DaemonConfiguration(socketPath: roots[0].path + "/unused.sock", kinds: BuiltinKinds.registry)

@@ -7,23 +7,9 @@ import TestSupport
 import Testing
 
 @Suite struct IncrementalEngineTests {
-    /// 50 app icon sets of 3 icons each (plus Contents.json) in one project.
-    static func fiftySets() -> [String: ExampleFile] {
-        var files: [String: ExampleFile] = ["App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n")]
-        for i in 0..<50 {
-            let set = "App/Assets.xcassets/Set\(i).appiconset"
-            files[set + "/Contents.json"] = .text(
-                """
-                {"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"a.png"},
-                {"idiom":"iphone","size":"60x60","scale":"3x","filename":"b.png"},
-                {"idiom":"ios-marketing","size":"1024x1024","scale":"1x","filename":"c.png"}]}
-                """)
-            files[set + "/a.png"] = .png(PNGSpec(width: 120, height: 120))
-            files[set + "/b.png"] = .png(PNGSpec(width: 180, height: 180))
-            files[set + "/c.png"] = .png(PNGSpec(width: 64, height: 64))  // wrong on purpose: 50 size-mismatch errors
-        }
-        return files
-    }
+    /// 50 app icon sets of 3 icons each (plus Contents.json) in one project; each 1024 icon is
+    /// wrong on purpose: 50 size-mismatch errors.
+    static func fiftySets() -> [String: ExampleFile] { Fixtures.iconSets(50, in: "App", catalog: "Assets.xcassets") }
 
     /// Evaluations that read one icon of a set: every rule on the image itself, plus the set's rule.
     static let perIconEvaluations: Int = {

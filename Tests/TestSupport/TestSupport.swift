@@ -1,4 +1,5 @@
 import Foundation
+import ImageFacts
 import RuleEngine
 import RuleKinds
 
@@ -128,4 +129,28 @@ public func makeJPEG(width: Int, height: Int, quality: Int = 92, progressive: Bo
         ["-quality", String(quality)] + (progressive ? ["-progressive"] : []) + ["-outfile", dir.path + "/out.jpg", input])
     guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
     return Array(try Data(contentsOf: URL(fileURLWithPath: dir.path + "/out.jpg")))
+}
+
+/// Generated trees several suites share.
+public enum Fixtures {
+    /// `count` app icon sets of three icons in `catalog` of `folder` (a project with a
+    /// `.reswatch.yaml`: iPhone, iOS 15): 60@2x and 60@3x right, the 1024 App Store icon 64×64, so
+    /// one icon.size-mismatch a set.
+    public static func iconSets(_ count: Int, in folder: String = "", catalog: String = "A.xcassets") -> [String: ExampleFile] {
+        let base = folder.isEmpty ? "" : folder + "/"
+        var files: [String: ExampleFile] = [base + ".reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n")]
+        for i in 0..<count {
+            let set = base + catalog + "/Set\(i).appiconset"
+            files[set + "/Contents.json"] = .text(
+                """
+                {"images":[{"idiom":"iphone","size":"60x60","scale":"2x","filename":"a.png"},
+                {"idiom":"iphone","size":"60x60","scale":"3x","filename":"b.png"},
+                {"idiom":"ios-marketing","size":"1024x1024","scale":"1x","filename":"c.png"}]}
+                """)
+            files[set + "/a.png"] = .png(PNGSpec(width: 120, height: 120))
+            files[set + "/b.png"] = .png(PNGSpec(width: 180, height: 180))
+            files[set + "/c.png"] = .png(PNGSpec(width: 64, height: 64))
+        }
+        return files
+    }
 }
