@@ -130,7 +130,7 @@ extension DaemonCore {
         } else {
             targets = roots.keys.sorted()
         }
-        for r in targets { await runEngine(r) { $0.fullScan() } }
+        for r in targets { await runEngine(r, wholeRoot: true) { $0.fullScan() } }
         return GenerationResult(generation: generation)
     }
 
@@ -153,7 +153,7 @@ extension DaemonCore {
         modules.reload()
         for error in modules.errors { reportModuleError(error) }
         let rules = modules.current
-        for root in roots.keys.sorted() { await runEngine(root) { $0.replaceRules(rules) } }
+        for root in roots.keys.sorted() { await runEngine(root, wholeRoot: true) { $0.replaceRules(rules) } }
         publishStatus()
         notifier.notify("READY=1\nSTATUS=\(statusLine)")
     }

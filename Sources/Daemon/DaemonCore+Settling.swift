@@ -182,7 +182,7 @@ extension DaemonCore {
             logger.warning("\(root): rescanning (\(reason))")
         }
         eventLog?.write("rescan", ["root": .string(root), "reason": .string(reason.rawValue)])
-        guard await runEngine(root, { $0.rescan() }) != nil, let record = roots[root] else { return }
+        guard await runEngine(root, wholeRoot: true, { $0.rescan() }) != nil, let record = roots[root] else { return }
         if initial && !record.watchConfirmed {
             roots[root]?.watchConfirmed = true
             roots[root]?.watched(degradedBecause: watcher.degradedRoots[root])

@@ -1,3 +1,4 @@
+import Dispatch
 import Findings
 import Foundation
 import Logging
@@ -36,6 +37,8 @@ package actor DaemonCore {
     var flushTask: Task<Void, Never>?
     /// `sync` calls waiting for every change read before them to be applied.
     var barriers = SyncBarriers<CheckedContinuation<Bool, Never>>()
+    /// Whole-root jobs running, and those waiting for a slot (`ScanSlots`).
+    var scanSlots = ScanSlots<CheckedContinuation<Void, Never>>()
     /// How far start-up has come; READY=1 goes out once, when the socket listens and every
     /// configured root has been scanned.
     struct Startup: OptionSet {
@@ -145,7 +148,9 @@ package actor DaemonCore {
         logger.info("watching \(root)")
         eventLog?.write("state", ["root": .string(root), "state": .string("scanning")])
         // The scan runs on the root's engine thread: other requests are answered meanwhile.
-        guard await runEngine(root, token: token, { $0.fullScan() }) != nil, var record = roots[root], record.token == token else {
+        guard await runEngine(root, token: token, wholeRoot: true, { $0.fullScan() }) != nil, var record = roots[root],
+            record.token == token
+        else {
             return rootPaths  // removed while it was scanning
         }
         record.watched(degradedBecause: watcher.degradedRoots[root])
@@ -184,10 +189,13 @@ package actor DaemonCore {
     /// Runs `job` on the root's engine thread, after any job of the root already running (so
     /// deltas are published in the order they were computed), and publishes its delta, after
     /// what earlier jobs left unpublished. Not `publishing`: the delta is kept for the next
-    /// publication (a change applied while it settles). Nil when the root was removed meanwhile.
+    /// publication (a change applied while it settles). A `wholeRoot` job (a scan, a rescan, new
+    /// rules) also waits, in the root's turn, for one of the few slots such jobs share
+    /// (`ScanSlots`). Nil when the root was removed meanwhile.
     @discardableResult
     func runEngine(
-        _ root: String, token: UInt64? = nil, publishing: Bool = true, _ job: @escaping @Sendable (Engine) -> DiagnosticDelta
+        _ root: String, token: UInt64? = nil, publishing: Bool = true, wholeRoot: Bool = false,
+        _ job: @escaping @Sendable (Engine) -> DiagnosticDelta
     ) async -> DiagnosticDelta? {
         guard let record = roots[root], record.token == token ?? record.token else { return nil }
         let token = record.token
@@ -199,7 +207,15 @@ package actor DaemonCore {
         } else {
             roots[root]?.busy = true
         }
+        if wholeRoot {
+            await enterScanSlot()
+            guard roots[root]?.token == token else {
+                leaveScanSlot()
+                return nil
+            }
+        }
         let (delta, summary) = await worker.run(job)
+        if wholeRoot { leaveScanSlot() }
         guard roots[root]?.token == token else { return nil }
         roots[root]?.summary = summary
         let pending = roots[root]?.unpublished.map { $0.followed(by: delta) } ?? delta
@@ -216,6 +232,23 @@ package actor DaemonCore {
             roots[root]?.busy = false
         }
         return delta
+    }
+
+    func enterScanSlot() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            if scanSlots.enter(orQueue: waiter) { waiter.resume() }
+        }
+    }
+
+    /// When the last whole-root job of a burst ends, free heap pages go back to the kernel (off
+    /// the actor): 1,000 small roots rescanned once their watches were in place left 10 MB of
+    /// their temporaries' pages in malloc's arenas, each job too short to trim after (`EngineWorker`).
+    func leaveScanSlot() {
+        if let next = scanSlots.leave() {
+            next.resume()
+        } else if scanSlots.running == 0 {
+            DispatchQueue.global(qos: .utility).async { ProcessMemory.releaseFreePages() }
+        }
     }
 
     /// The socket server accepts connections.
