@@ -48,10 +48,12 @@ class Lines:
         return json.loads(line)
 
 
-def rss_kb(pid):
+def rss_kb(pid, field="VmRSS"):
+    """Resident kB of a process; `field` RssAnon: only its anonymous pages (heap, stacks), not
+    the pages of its executable and libraries, which the page cache shares."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
 

@@ -7,7 +7,7 @@ each: one daemon watching 1,000 roots; watchman watching each), and 1M files nam
 each folder's files hard links to one valid 1x1 PNG (no data to write, and no finding: empty files would be 1M
 `image.not-png` errors, and the row would measure diagnostics, not the index).
 For each: start `reswatch daemon` (release build), time until its root is `ready`, wait 5 s,
-read VmRSS; then the same root in watchman (a fresh server: time from `watch` until a query
+read VmRSS and RssAnon (its heap and stacks, without the executable's and libraries' pages); then the same root in watchman (a fresh server: time from `watch` until a query
 answers, which waits for the crawl, and the server's RSS). Bytes per file = (RSS - bare daemon RSS) / files.
 
 Usage: python3 Benchmarks/memory_bench.py [--binary PATH] [--rows 100k,1m,roots] [--no-watchman]
@@ -78,7 +78,8 @@ def warm(roots):
 
 
 def daemon_row(binary, roots, settle_s=5):
-    """Starts the daemon on `roots`; (files in all roots, seconds to every root ready, RSS in kB)."""
+    """Starts the daemon on `roots`; (files in all roots, seconds to every root ready, RSS in kB,
+    anonymous RSS in kB)."""
     warm(roots)
     sock_path = "/tmp/rw-membench.sock"
     if os.path.exists(sock_path):
@@ -90,7 +91,7 @@ def daemon_row(binary, roots, settle_s=5):
         st = wait_ready(sock_path, daemon, len(roots))
         ready = time.time() - start
         time.sleep(settle_s)
-        return sum(r["files"] for r in st["roots"]), ready, rss_kb(daemon.pid)
+        return sum(r["files"] for r in st["roots"]), ready, rss_kb(daemon.pid), rss_kb(daemon.pid, "RssAnon")
     finally:
         daemon.terminate()
         daemon.wait()
@@ -138,9 +139,9 @@ def watchman_row(roots):
         wm("-j", stdin=json.dumps(["query", tree, {"expression": ["false"], "fields": ["name"]}]))
     crawl = time.time() - start
     time.sleep(1)
-    rss = rss_kb(pid)
+    rss, anon = rss_kb(pid), rss_kb(pid, "RssAnon")
     watchman_stop()
-    return crawl, rss
+    return crawl, rss, anon
 
 
 def main():
@@ -153,11 +154,11 @@ def main():
     os.makedirs(base, exist_ok=True)
     empty = os.path.join(base, "empty")
     os.makedirs(empty, exist_ok=True)
-    _, _, bare = daemon_row(a.binary, [empty])
-    print(f"bare daemon (empty root): {bare / 1024:.1f} MB")
-    record("memory-bare", rss_mb=bare / 1024)
+    _, _, bare, bare_anon = daemon_row(a.binary, [empty])
+    print(f"bare daemon (empty root): {bare / 1024:.1f} MB, of which {bare_anon / 1024:.1f} MB anonymous")
+    record("memory-bare", rss_mb=bare / 1024, anon_mb=bare_anon / 1024)
     watchman = not a.no_watchman and shutil.which("watchman") is not None
-    print(f"{'tree':>22} {'files':>9} | {'ready':>7} {'RSS':>9} {'B/file':>7} | {'watchman crawl':>14} {'RSS':>9}")
+    print(f"{'tree':>22} {'files':>9} | {'ready':>7} {'RSS':>9} {'anon':>9} {'B/file':>7} | {'watchman crawl':>14} {'RSS':>9} {'anon':>9}")
     for row in a.rows.split(","):
         if row == "100k":
             roots = [os.path.join(base, "icons-100k")]
@@ -172,13 +173,15 @@ def main():
             label = "1,000 roots (100k)"
         else:
             raise SystemExit(f"unknown row {row}")
-        files, ready, rss = daemon_row(a.binary, roots)
+        files, ready, rss, anon = daemon_row(a.binary, roots)
         per = (rss - bare) * 1024 / max(files, 1)
-        print(f"{label:>22} {files:>9} | {ready:>6.2f}s {rss / 1024:>7.1f}MB {per:>7.0f} | ", end="", flush=True)
-        wcrawl, wrss = watchman_row(roots) if watchman else (float("nan"), 0)
-        print(f"{wcrawl:>13.2f}s {wrss / 1024:>7.1f}MB", flush=True)
-        record(f"memory-{row}", files=files, ready_s=ready, rss_mb=rss / 1024, per_file_b=per,
-               watchman_crawl_s=wcrawl if watchman else None, watchman_rss_mb=wrss / 1024 if watchman else None)
+        print(f"{label:>22} {files:>9} | {ready:>6.2f}s {rss / 1024:>7.1f}MB {anon / 1024:>7.1f}MB {per:>7.0f} | ", end="",
+              flush=True)
+        wcrawl, wrss, wanon = watchman_row(roots) if watchman else (float("nan"), 0, 0)
+        print(f"{wcrawl:>13.2f}s {wrss / 1024:>7.1f}MB {wanon / 1024:>7.1f}MB", flush=True)
+        record(f"memory-{row}", files=files, ready_s=ready, rss_mb=rss / 1024, anon_mb=anon / 1024, per_file_b=per,
+               watchman_crawl_s=wcrawl if watchman else None, watchman_rss_mb=wrss / 1024 if watchman else None,
+               watchman_anon_mb=wanon / 1024 if watchman else None)
 
 if __name__ == "__main__":
     main()

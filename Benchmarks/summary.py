@@ -33,8 +33,12 @@ def rows(r):
     if m:
         # Without watchman (--no-watchman, or not installed) the figure is shown, the goal not judged.
         w = m.get("watchman_rss_mb") is not None
-        out.append(("daemon RSS after the initial scan, 100k files", "<= watchman's", f"{m['rss_mb']:.1f} MB",
-                    f"watchman {m['watchman_rss_mb']:.1f} MB" if w else "watchman not run",
+        # Anonymous pages beside each (recorded since 2026-11-27): the rest is executable and libraries.
+        def anon(rec, key):
+            return f" (anon {rec[key]:.1f})" if rec.get(key) is not None else ""
+        out.append(("daemon RSS after the initial scan, 100k files", "<= watchman's",
+                    f"{m['rss_mb']:.1f} MB{anon(m, 'anon_mb')}",
+                    f"watchman {m['watchman_rss_mb']:.1f} MB{anon(m, 'watchman_anon_mb')}" if w else "watchman not run",
                     m["rss_mb"] <= m["watchman_rss_mb"] if w else None, MEMORY))
         out.append(("initial scan to `ready`, 100k files", "<= watchman's crawl", f"{m['ready_s']:.2f} s",
                     f"watchman {m['watchman_crawl_s']:.2f} s" if w else "watchman not run",
