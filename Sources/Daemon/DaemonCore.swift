@@ -37,8 +37,9 @@ package actor DaemonCore {
     var flushTask: Task<Void, Never>?
     /// `sync` calls waiting for every change read before them to be applied.
     var barriers = SyncBarriers<CheckedContinuation<Bool, Never>>()
-    /// Whole-root jobs running, and those waiting for a slot (`ScanSlots`).
-    var scanSlots = ScanSlots<CheckedContinuation<Void, Never>>()
+    /// Engine jobs running, and those waiting for a slot: whole-root jobs and change sets each
+    /// have a pool (`EngineSlots`).
+    var slots = (wholeRoot: EngineSlots<CheckedContinuation<Void, Never>>(), changes: EngineSlots<CheckedContinuation<Void, Never>>())
     /// How far start-up has come; READY=1 goes out once, when the socket listens and every
     /// configured root has been scanned.
     struct Startup: OptionSet {
@@ -189,9 +190,10 @@ package actor DaemonCore {
     /// Runs `job` on the root's engine thread, after any job of the root already running (so
     /// deltas are published in the order they were computed), and publishes its delta, after
     /// what earlier jobs left unpublished. Not `publishing`: the delta is kept for the next
-    /// publication (a change applied while it settles). A `wholeRoot` job (a scan, a rescan, new
-    /// rules) also waits, in the root's turn, for one of the few slots such jobs share
-    /// (`ScanSlots`). Nil when the root was removed meanwhile.
+    /// publication (a change applied while it settles). In the root's turn, a job also takes a
+    /// slot of its pool (`EngineSlots`): a `wholeRoot` job (a scan, a rescan, new rules) one of
+    /// the whole-root jobs', any other one of the change sets'. Nil when the root was removed
+    /// meanwhile.
     @discardableResult
     func runEngine(
         _ root: String, token: UInt64? = nil, publishing: Bool = true, wholeRoot: Bool = false,
@@ -207,15 +209,13 @@ package actor DaemonCore {
         } else {
             roots[root]?.busy = true
         }
-        if wholeRoot {
-            await enterScanSlot()
-            guard roots[root]?.token == token else {
-                leaveScanSlot()
-                return nil
-            }
+        await enterSlot(wholeRoot: wholeRoot)
+        guard roots[root]?.token == token else {
+            leaveSlot(wholeRoot: wholeRoot)
+            return nil
         }
         let (delta, summary) = await worker.run(job)
-        if wholeRoot { leaveScanSlot() }
+        leaveSlot(wholeRoot: wholeRoot)
         guard roots[root]?.token == token else { return nil }
         roots[root]?.summary = summary
         let pending = roots[root]?.unpublished.map { $0.followed(by: delta) } ?? delta
@@ -234,22 +234,30 @@ package actor DaemonCore {
         return delta
     }
 
-    func enterScanSlot() async {
+    /// Takes a slot of the pool at once when one is free (no suspension: a lone change is not
+    /// delayed), else waits in line for one.
+    func enterSlot(wholeRoot: Bool) async {
+        if wholeRoot ? slots.wholeRoot.tryEnter() : slots.changes.tryEnter() { return }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            if scanSlots.enter(orQueue: waiter) { waiter.resume() }
+            if wholeRoot { slots.wholeRoot.queue(waiter) } else { slots.changes.queue(waiter) }
         }
     }
 
-    /// When the last whole-root job of a burst ends, free heap pages go back to the kernel (off
-    /// the actor): 1,000 small roots rescanned once their watches were in place left 10 MB of
-    /// their temporaries' pages in malloc's arenas, each job too short to trim after (`EngineWorker`).
-    func leaveScanSlot() {
-        if let next = scanSlots.leave() {
+    /// Gives the slot to the next in line. When a burst of jobs ends, free heap pages go back to
+    /// the kernel (off the actor): 1,000 small roots rescanned once their watches were in place
+    /// left 10 MB of their temporaries' pages in malloc's arenas, each job too short to trim
+    /// after (`EngineWorker`). Not after a lone change: a trim walks every arena.
+    func leaveSlot(wholeRoot: Bool) {
+        let (next, idleAfter) = wholeRoot ? slots.wholeRoot.leave() : slots.changes.leave()
+        if let next {
             next.resume()
-        } else if scanSlots.running == 0 {
+        } else if let jobs = idleAfter, wholeRoot || jobs >= Self.trimAfterChanges {
             DispatchQueue.global(qos: .utility).async { ProcessMemory.releaseFreePages() }
         }
     }
+
+    /// Change sets in one burst after which the heap is trimmed.
+    static let trimAfterChanges = 16
 
     /// The socket server accepts connections.
     package func serverListening() {
