@@ -39,7 +39,10 @@ package actor DaemonCore {
     var barriers = SyncBarriers<CheckedContinuation<Bool, Never>>()
     /// Engine jobs running, and those waiting for a slot: whole-root jobs and change sets each
     /// have a pool (`EngineSlots`).
-    var slots = (wholeRoot: EngineSlots<CheckedContinuation<Void, Never>>(), changes: EngineSlots<CheckedContinuation<Void, Never>>())
+    var slots = (
+        wholeRoot: EngineSlots<CheckedContinuation<Void, Never>>(trimAfter: 1),
+        changes: EngineSlots<CheckedContinuation<Void, Never>>(trimAfter: 16)
+    )
     /// How far start-up has come; READY=1 goes out once, when the socket listens and every
     /// configured root has been scanned.
     struct Startup: OptionSet {
@@ -214,8 +217,8 @@ package actor DaemonCore {
             leaveSlot(wholeRoot: wholeRoot)
             return nil
         }
-        let (delta, summary) = await worker.run(job)
-        leaveSlot(wholeRoot: wholeRoot)
+        let (delta, summary, long) = await worker.run(job)
+        leaveSlot(wholeRoot: wholeRoot, long: long)
         guard roots[root]?.token == token else { return nil }
         roots[root]?.summary = summary
         let pending = roots[root]?.unpublished.map { $0.followed(by: delta) } ?? delta
@@ -243,21 +246,13 @@ package actor DaemonCore {
         }
     }
 
-    /// Gives the slot to the next in line. When a burst of jobs ends, free heap pages go back to
-    /// the kernel (off the actor): 1,000 small roots rescanned once their watches were in place
-    /// left 10 MB of their temporaries' pages in malloc's arenas, each job too short to trim
-    /// after (`EngineWorker`). Not after a lone change: a trim walks every arena.
-    func leaveSlot(wholeRoot: Bool) {
-        let (next, idleAfter) = wholeRoot ? slots.wholeRoot.leave() : slots.changes.leave()
-        if let next {
-            next.resume()
-        } else if let jobs = idleAfter, wholeRoot || jobs >= Self.trimAfterChanges {
-            DispatchQueue.global(qos: .utility).async { ProcessMemory.releaseFreePages() }
-        }
+    /// Gives the slot to the next in line; when the pool says so (`EngineSlots`), free heap pages
+    /// go back to the kernel, off the actor.
+    func leaveSlot(wholeRoot: Bool, long: Bool = false) {
+        let (next, trim) = wholeRoot ? slots.wholeRoot.leave(long: long) : slots.changes.leave(long: long)
+        next?.resume()
+        if trim { DispatchQueue.global(qos: .utility).async { ProcessMemory.releaseFreePages() } }
     }
-
-    /// Change sets in one burst after which the heap is trimmed.
-    static let trimAfterChanges = 16
 
     /// The socket server accepts connections.
     package func serverListening() {
@@ -269,9 +264,6 @@ package actor DaemonCore {
     func announceReadyIfScanned() {
         guard startup == [.listening, .rootsAdded], roots.values.allSatisfy({ $0.health != .scanning }) else { return }
         startup.insert(.announced)
-        // Many small roots scan in jobs too short to trim after each (EngineWorker): their
-        // temporaries' free pages are given back once, when every root is ready.
-        ProcessMemory.releaseFreePages()
         notifier.notify("READY=1\nSTATUS=\(statusLine)")
     }
 

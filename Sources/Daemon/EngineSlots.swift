@@ -8,15 +8,27 @@ import Foundation
 /// whole-root jobs (a scan, a rescan, new rules) and one for change sets, so a big scan of one
 /// root never delays another root's change (`ScanOffActorTests`).
 ///
+/// The pool also says when the heap should be trimmed (`malloc_trim`, the one place the daemon
+/// decides it): when it falls idle after a burst of `trimAfter` jobs or more, or after a long
+/// job. A burst's temporaries stay in malloc's arenas otherwise (1,000 small roots rescanned
+/// once their watches were in place left 10 MB); a trim walks every arena, so not after each
+/// lone change.
+///
 /// Generic over the waiter so that it can be tested without continuations.
 struct EngineSlots<Waiter> {
     let width: Int
+    let trimAfter: Int
     private(set) var running = 0
     private var waiting: [Waiter] = []
     /// Jobs that entered since the pool was last idle.
     private(set) var burst = 0
+    /// A job of this burst was long.
+    private var heavy = false
 
-    init(width: Int = EngineSlots.machineWidth) { self.width = max(1, width) }
+    init(width: Int = EngineSlots.machineWidth, trimAfter: Int) {
+        self.width = max(1, width)
+        self.trimAfter = max(1, trimAfter)
+    }
 
     /// The width for this machine: one per core, and at least two.
     static var machineWidth: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
@@ -33,17 +45,22 @@ struct EngineSlots<Waiter> {
     /// come, first served.
     mutating func queue(_ waiter: Waiter) { waiting.append(waiter) }
 
-    /// Gives a slot back. Returns the waiter that now has it, if one was waiting; when none was
-    /// and the pool is idle, `idleAfter` is how many jobs the burst that just ended had.
-    mutating func leave() -> (next: Waiter?, idleAfter: Int?) {
+    /// Gives a slot back after a job (`long`: it took long enough to leave much garbage).
+    /// Returns the waiter that now has the slot, if one was waiting, and whether the heap should
+    /// be trimmed now: the pool fell idle after a burst of `trimAfter` jobs or a long job.
+    mutating func leave(long: Bool = false) -> (next: Waiter?, trim: Bool) {
+        heavy = heavy || long
         guard waiting.isEmpty else {
             burst += 1
-            return (waiting.removeFirst(), nil)
+            return (waiting.removeFirst(), false)
         }
         running = max(0, running - 1)
-        guard running == 0 else { return (nil, nil) }
-        defer { burst = 0 }
-        return (nil, burst)
+        guard running == 0 else { return (nil, false) }
+        defer {
+            burst = 0
+            heavy = false
+        }
+        return (nil, heavy || burst >= trimAfter)
     }
 
     var queued: Int { waiting.count }

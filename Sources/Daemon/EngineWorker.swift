@@ -3,7 +3,6 @@ import Findings
 import Foundation
 import ReswatchProtocol
 import RuleEngine
-import SystemCalls
 
 /// One root's engine, driven off the daemon's actor: every job runs on a serial queue of its own
 /// (a Dispatch thread, not the cooperative pool, so a 60-second scan of one root blocks neither
@@ -19,15 +18,15 @@ final class EngineWorker: @unchecked Sendable {
         queue = DispatchQueue(label: "reswatch.engine", qos: .utility)
     }
 
-    func run(_ job: @escaping @Sendable (Engine) -> DiagnosticDelta) async -> (DiagnosticDelta, EngineSummary) {
+    /// Runs `job`; `long`: it took over 100 ms, and left its temporaries' pages in malloc's
+    /// arenas (the caller decides when to give them back: `EngineSlots`).
+    func run(_ job: @escaping @Sendable (Engine) -> DiagnosticDelta) async -> (DiagnosticDelta, EngineSummary, long: Bool) {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
                 let started = ContinuousClock.now
                 let delta = job(engine)
                 let summary = EngineSummary(engine)
-                // A big job (a scan, a rescan) leaves its temporaries' pages in malloc's arenas.
-                if ContinuousClock.now - started > .milliseconds(100) { ProcessMemory.releaseFreePages() }
-                continuation.resume(returning: (delta, summary))
+                continuation.resume(returning: (delta, summary, ContinuousClock.now - started > .milliseconds(100)))
             }
         }
     }

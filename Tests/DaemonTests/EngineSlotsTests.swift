@@ -6,10 +6,11 @@ import Testing
 @testable import Daemon
 
 /// A pool of engine slots (`EngineSlots`): first come, first served; a slot given back goes to
-/// the next in line, never lost, never doubled; the end of a burst says how long it was.
+/// the next in line, never lost, never doubled; the heap is trimmed when the pool falls idle after
+/// a burst long enough, or after a long job, and not after each lone change.
 @Suite struct EngineSlotsTests {
     @Test func jobsBeyondTheWidthWaitInTurn() {
-        var slots = EngineSlots<String>(width: 2)
+        var slots = EngineSlots<String>(width: 2, trimAfter: 4)
         let first = slots.tryEnter()
         let second = slots.tryEnter()
         let third = slots.tryEnter()
@@ -18,27 +19,42 @@ import Testing
         slots.queue("d")
         #expect(slots.running == 2 && slots.queued == 2)
         var left = slots.leave()
-        #expect(left.next == "c" && left.idleAfter == nil, "the first in line gets the slot")
+        #expect(left.next == "c" && !left.trim, "the first in line gets the slot")
         #expect(slots.running == 2 && slots.queued == 1)
         left = slots.leave()
-        #expect(left.next == "d" && left.idleAfter == nil)
+        #expect(left.next == "d" && !left.trim)
         left = slots.leave()
-        #expect(left.next == nil && left.idleAfter == nil, "one job still runs")
+        #expect(left.next == nil && !left.trim, "one job still runs")
         left = slots.leave()
-        #expect(left.next == nil && left.idleAfter == 4, "idle after a burst of four jobs")
+        #expect(left.next == nil && left.trim, "idle after a burst of four jobs: trimmed")
         #expect(slots.running == 0 && slots.burst == 0)
         left = slots.leave()
-        #expect(left.idleAfter == 0 && slots.running == 0, "an extra leave does not go below zero")
-        let lone = slots.tryEnter()
-        left = slots.leave()
-        #expect(lone && left.idleAfter == 1, "a lone job is a burst of one")
+        #expect(!left.trim && slots.running == 0, "an extra leave does not go below zero")
+    }
+
+    @Test func aLoneShortJobIsNotFollowedByATrimButALongOneIs() {
+        var changes = EngineSlots<Int>(width: 2, trimAfter: 16)
+        var trims = 0
+        for _ in 0..<20 {
+            _ = changes.tryEnter()
+            if changes.leave().trim { trims += 1 }
+        }
+        #expect(trims == 0, "twenty changes one after another: bursts of one")
+        _ = changes.tryEnter()
+        _ = changes.tryEnter()
+        let before = changes.leave(long: true)
+        let after = changes.leave()
+        #expect(!before.trim && after.trim, "a long job: trimmed once the pool is idle")
+        var scans = EngineSlots<Int>(width: 2, trimAfter: 1)
+        _ = scans.tryEnter()
+        #expect(scans.leave().trim, "every whole-root burst is trimmed after")
     }
 
     @Test func theWidthIsAtLeastOne() {
-        var slots = EngineSlots<Int>(width: 0)
+        var slots = EngineSlots<Int>(width: 0, trimAfter: 0)
         let first = slots.tryEnter()
         let second = slots.tryEnter()
-        #expect(slots.width == 1 && first && !second)
+        #expect(slots.width == 1 && slots.trimAfter == 1 && first && !second)
         #expect(EngineSlots<Int>.machineWidth >= 2)
     }
 }
