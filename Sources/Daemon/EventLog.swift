@@ -42,8 +42,27 @@ package final class EventLog: Sendable {
         return e
     }()
 
-    /// A value-type format style: built once, no per-line formatter allocation.
-    static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
-    package static func timestamp(_ date: Date = Date()) -> String { timestampStyle.format(date) }
+    /// `2026-11-27T04:30:12.345Z`: what `Date.ISO8601FormatStyle(includingFractionalSeconds: true)`
+    /// writes (EventLogTimestampTests compares them), from `gmtime_r`. The format style built a
+    /// Gregorian calendar at the daemon's first log line, which made ICU look up time zones: ICU's
+    /// code and tables stayed in the daemon's resident set for a UTC stamp (issue 30).
+    package static func timestamp(_ date: Date = Date()) -> String {
+        let since1970 = date.timeIntervalSince1970
+        let whole = since1970.rounded(.down)
+        var millis = Int(exactly: ((since1970 - whole) * 1000).rounded(.down)) ?? 0
+        var seconds = time_t(exactly: whole) ?? 0
+        if millis >= 1000 {
+            millis -= 1000
+            seconds += 1
+        }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))"
+            + "T\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2))."
+            + "\(digits(Int32(millis), 3))Z"
+    }
 }

@@ -104,19 +104,20 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch", abstract: "Adds, removes or lists watched roots.", subcommands: [Add.self, Remove.self, List.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Watches a directory (returns after its initial scan).")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Watches a directory (returns after its initial scan).")
         @OptionGroup var client: ClientOptions
         @Argument var path: String
         func run() throws { printRoots(try client.call(WatchAddRequest.self, PathParams(path: FileSystem.absolutePath(path)))) }
     }
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stops watching a directory.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stops watching a directory.")
         @OptionGroup var client: ClientOptions
         @Argument var path: String
         func run() throws { printRoots(try client.call(WatchRemoveRequest.self, PathParams(path: FileSystem.absolutePath(path)))) }
     }
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lists watched directories.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Lists watched directories.")
         @OptionGroup var client: ClientOptions
         func run() throws { printRoots(try client.call(WatchListRequest.self, NoParams())) }
     }

@@ -13,6 +13,7 @@ struct RulesCommand: ParsableCommand {
 
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explain",
             abstract: "Explains a rule: what it checks, why, its severity and ITMS code, how to turn it off, and examples.",
             discussion: "An id no rule reports exits 2 and names the nearest ids.")
         @Argument(help: "The rule id (icon.marketing-alpha).", completion: RuleIDCompletion.kind) var id: String
@@ -33,7 +34,8 @@ struct RulesCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Lists every rule id with its severity, code and source module.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Lists every rule id with its severity, code and source module.")
         @OptionGroup var extraRules: ExtraRules
         @Option(help: "Output format: text or json.") var format: OutputFormat = .text
 
@@ -71,6 +73,7 @@ struct RulesCommand: ParsableCommand {
 
     struct Docs: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "docs",
             abstract: "Prints docs/rules.md to standard output, generated from the rule kinds and shipped modules.")
 
         func run() throws {
@@ -80,6 +83,7 @@ struct RulesCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validates a rule module file and runs its examples against the shipped rules plus it.")
         @Argument(help: "The module (.yaml) to check.", completion: .file(extensions: ["yaml", "yml"])) var file: String
 

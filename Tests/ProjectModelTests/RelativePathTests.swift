@@ -1,3 +1,4 @@
+import Foundation
 import ProjectModel
 import SystemCalls
 import Testing
@@ -10,6 +11,27 @@ import Testing
         #expect(String(RelativePath.parentSlice(path)) == RelativePath.parent(path))
         #expect(String(RelativePath.nameSlice(path)) == RelativePath.name(path))
         #expect(String(RelativePath.nameSlice(RelativePath.parentSlice(path))) == RelativePath.name(RelativePath.parent(path)))
+    }
+
+    /// The byte searches over a string's storage find what the generic collection searches find,
+    /// on slices that start and end inside a larger string, and on text that is not ASCII.
+    @Test(arguments: ["", "/", "a/b/c", "Ic\u{F4}ne/\u{1F600}.PNG/x", "abc", "a//b", "\u{1F600}/"])
+    func byteSearchesAgreeWithGenericOnes(_ text: String) {
+        let padded = "q/" + text + "/.z"
+        let utf8 = padded.utf8
+        for start in 0...utf8.count {
+            for end in start...utf8.count {
+                let slice = padded[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
+                for byte in [UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "q")] {
+                    #expect(RelativePath.lastIndex(of: byte, in: slice) == slice.utf8.lastIndex(of: byte))
+                }
+            }
+        }
+        #expect(RelativePath.contains("/.reswatch", in: text + "/.reswatch/r.yaml"))
+        #expect(RelativePath.contains("/.reswatch", in: "\u{1F600}/.reswatch"))
+        #expect(!RelativePath.contains("/.reswatch", in: text.replacingOccurrences(of: "/", with: "")))
+        #expect(!RelativePath.contains("/.reswatch", in: "/.reswatc"), "the needle is longer than what is left")
+        #expect(RelativePath.contains("", in: text))
     }
 
     @Test func caseInsensitivePrefixAndSuffixAreASCIIOnlyAndNeverReadPastTheEnd() {

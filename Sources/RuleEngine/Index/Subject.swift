@@ -65,7 +65,7 @@ public enum SubjectClassifier {
     public static func assetSetType(ofDirectory name: String) -> String? { assetSetType(ofDirectory: name[...]) }
 
     public static func assetSetType(ofDirectory name: Substring) -> String? {
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        guard let dot = RelativePath.lastIndex(of: UInt8(ascii: "."), in: name[...]) else { return nil }
         // No copy unless the name ends like a set (a rule's `applies(to:)` asks for every image).
         let ext = name[name.utf8.index(after: dot)...]
         guard ext.utf8.count >= 7, ext.utf8.count <= 11 else { return nil }
@@ -144,7 +144,7 @@ public enum SubjectClassifier {
 
     /// Swift, Objective-C(++) and C(++) implementation files.
     public static func isSource(_ name: String) -> Bool {
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        guard let dot = RelativePath.lastIndex(of: UInt8(ascii: "."), in: name[...]) else { return false }
         switch name[name.utf8.index(after: dot)...] {
         case "swift", "m", "mm", "c", "cc", "cpp": return true
         default: return false

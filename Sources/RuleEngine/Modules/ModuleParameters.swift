@@ -18,15 +18,21 @@ public struct ModuleParameters: @unchecked Sendable {
         self.file = file
         self.reads = reads
         var fields: [String: Node] = [:]
-        for (key, value) in node.mapping ?? Node.Mapping([]) {
+        for (key, value) in node.mapping ?? Self.emptyMapping {
             if let k = key.string, fields[k] == nil { fields[k] = value }
         }
         self.fields = fields
     }
 
     public static func empty(file: String = "<built-in>") -> ModuleParameters {
-        ModuleParameters(node: Node.mapping(Node.Mapping([])), file: file)
+        ModuleParameters(node: Node.mapping(emptyMapping), file: file)
     }
+
+    /// An empty mapping whose tag resolves with `Resolver.basic`. `Node.Mapping([])` takes
+    /// `Tag.implicit`, whose `Resolver.default` compiles seven ICU regular expressions at first
+    /// use: 9 million instructions and ICU's code and tables in every process (callgrind), for
+    /// a tag nothing here resolves (see YAMLLimits).
+    public static var emptyMapping: Node.Mapping { Node.Mapping([], Tag(.implicit, .basic)) }
 
     public var line: Int? { node.line }
 

@@ -108,7 +108,7 @@ public enum RuleModuleLoader {
                     file: file, line: entryMap["kind"]?.line,
                     message: "unknown kind '\(kindName)' (known: \(registry.names.sorted().joined(separator: ", ")))"))
         }
-        var params = Node.Mapping([])
+        var params = ModuleParameters.emptyMapping
         for (k, v) in entryMap where k.string != "kind" { params[k] = v }
         let paramsNode = Node.mapping(Node.Mapping(Array(params), entry.tag, entryMap.style, entry.mark))
         do throws(ModuleError) {
