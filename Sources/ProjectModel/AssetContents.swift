@@ -182,34 +182,49 @@ public enum AssetContentsReader {
     }
 
     /// Lines where each object of the `key` array starts (a light scan that knows about strings).
+    /// Over the bytes' buffer: it runs for every Contents.json a scan reads.
     static func lines(ofEntriesIn bytes: [UInt8], key name: String = "images") -> [Int] {
         let key = Array("\"\(name)\"".utf8)
-        guard bytes.count >= key.count,
-            let keyStart = (0...(bytes.count - key.count)).first(where: { bytes[$0..<$0 + key.count].elementsEqual(key) }),
-            let open = bytes[(keyStart + key.count)...].firstIndex(of: 0x5B)
-        else { return [] }
-        var line = 1 + bytes[..<open].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        var depth = 0
-        var inString = false
-        var escaped = false
-        var result: [Int] = []
-        for c in bytes[open...] {
-            if c == 0x0A { line += 1 }
-            if inString {
-                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
-                continue
+        return bytes.withUnsafeBufferPointer { b -> [Int] in
+            guard b.count >= key.count, let first = key.first else { return [] }
+            var keyStart: Int?
+            var i = 0
+            while i <= b.count - key.count {
+                if b[i] == first && key.indices.allSatisfy({ b[i + $0] == key[$0] }) {
+                    keyStart = i
+                    break
+                }
+                i += 1
             }
-            switch c {
-            case 0x22: inString = true
-            case 0x5B, 0x7B:
-                if c == 0x7B && depth == 1 { result.append(line) }
-                depth += 1
-            case 0x5D, 0x7D:
-                depth -= 1
-                if depth == 0 { return result }
-            default: break
+            guard let keyStart else { return [] }
+            var open = keyStart + key.count
+            while open < b.count && b[open] != 0x5B { open += 1 }
+            guard open < b.count else { return [] }
+            var line = 1
+            for j in 0..<open where b[j] == 0x0A { line += 1 }
+            var depth = 0
+            var inString = false
+            var escaped = false
+            var result: [Int] = []
+            for j in open..<b.count {
+                let c = b[j]
+                if c == 0x0A { line += 1 }
+                if inString {
+                    if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                    continue
+                }
+                switch c {
+                case 0x22: inString = true
+                case 0x5B, 0x7B:
+                    if c == 0x7B && depth == 1 { result.append(line) }
+                    depth += 1
+                case 0x5D, 0x7D:
+                    depth -= 1
+                    if depth == 0 { return result }
+                default: break
+                }
             }
+            return result
         }
-        return result
     }
 }

@@ -37,6 +37,18 @@ import Testing
         #expect(contents.images.map(\.line) == [3, 9])
     }
 
+    /// Entry lines skip brackets, braces and escaped quotes inside strings, and a key named like
+    /// the array inside a string before it; CRLF line ends count once.
+    @Test func entryLinesKnowAboutStrings() throws {
+        let json =
+            "{\r\n  \"info\" : { \"author\" : \"x \\\"images\\\" [{\" },\r\n  \"images\" : [\r\n"
+            + "    { \"filename\" : \"a{b}[c].png\", \"idiom\" : \"universal\" },\r\n\r\n"
+            + "    { \"filename\" : \"q\\\"}.png\", \"idiom\" : \"universal\" }\r\n  ]\r\n}\r\n"
+        let contents = try AssetContentsReader.parse(Array(json.utf8)).get()
+        #expect(contents.images.map(\.filename) == ["a{b}[c].png", "q\"}.png"])
+        #expect(contents.images.map(\.line) == [4, 6])
+    }
+
     /// Each of these is left to JSONSerialization: valid JSON outside the subset, or not JSON.
     @Test(arguments: [
         #"{"images":[{"filename":"a\u00e9.png"}]}"#,  // an escape
