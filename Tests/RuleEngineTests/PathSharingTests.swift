@@ -154,6 +154,24 @@ import Testing
         #expect(tree.path(of: try #require(tree.node("Set.imageset/" + precomposed))) == "Set.imageset/" + decomposed)
     }
 
+    /// Children are binary-searched by their name bytes (memcmp): names that share prefixes,
+    /// differ only in length, or hold bytes above 0x7F are each found, and nothing else is.
+    @Test func everyNameIsFoundAmongNamesSharingPrefixes() throws {
+        let names = [
+            "Icon", "Icon-", "Icon-20@2x.png", "Icon-20@3x.png", "Icon-20.png", "Icon-2", "Icon-\u{E9}.png",
+            "Icon-\u{FF}.png", "Icon-\u{1F600}.png", "IconZ", "a", "\u{7F}x",
+        ]
+        var files: [String: ExampleFile] = [:]
+        for name in names { files["S/" + name] = .text("") }
+        let temp = try TempTree(files)
+        var tree = ResourceTree(root: temp.path)
+        _ = tree.scanAll()
+        for name in names { #expect(tree.isFile("S/" + name), "\(name)") }
+        for missing in ["Ico", "Icon-20@2x.pn", "Icon-20@2x.pngg", "Icon-\u{FE}.png", "Icon-\u{1F601}.png", "b"] {
+            #expect(!tree.isFile("S/" + missing), "\(missing)")
+        }
+    }
+
     /// A node keeps a file's stat in 32 bytes (not `FileStatus`'s 48), and what it keeps is what a
     /// change is judged by: new content or a new mode is a change; the owner alone is not.
     @Test func aFilesStatIsPackedAndStillTellsAChange() throws {

@@ -1,5 +1,9 @@
 import SystemCalls
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The storage behind `ResourceTree`: one node per file or directory, indexed by a 32-bit id.
 /// A node keeps its own name (in one shared byte arena), its parent and, for a file, its stat;
 /// a directory keeps its children's ids sorted by name bytes. No path is stored: a path is found
@@ -96,11 +100,12 @@ struct NodeStore: Sendable {
         let start = Int(nameStart[Int(id)])
         let count = Int(nameLength[Int(id)])
         return arena.withUnsafeBufferPointer { bytes in
+            // memcmp compares unsigned bytes, as the order of the children is; the byte loop it
+            // replaces was 5 % of a scan's instructions (names in a set share long prefixes).
             let n = min(count, other.count)
-            for i in 0..<n {
-                let a = bytes[start + i]
-                let b = other[i]
-                if a != b { return a < b ? -1 : 1 }
+            if n > 0, let a = bytes.baseAddress, let b = other.baseAddress {
+                let order = memcmp(a + start, b, n)
+                if order != 0 { return order < 0 ? -1 : 1 }
             }
             return count == other.count ? 0 : (count < other.count ? -1 : 1)
         }
