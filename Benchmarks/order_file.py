@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the link order of the functions reswatch runs (issue 30): every function executed in a
-profiling workload, under valgrind's callgrind, hottest first.
+profiling workload, under valgrind's callgrind, part by part of the workload.
 
 The release link places them together at the start of .text (lld --symbol-ordering-file), so the
 pages of code the daemon touches are few and adjacent: the kernel maps an executable's pages
@@ -196,14 +196,14 @@ def main():
         daemon_workload(binary, work, [icons, sample], out)
         parts = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1])) + [out]
         # The daemon's start-up and scan first (what an idle daemon keeps resident), then its
-        # changes and clients, then what it runs last, then what only `check` runs; hottest
-        # first within each part.
+        # changes and clients, then what it runs last, then what only `check` runs. Within a
+        # part, by name: every function of a part is touched anyway, and a sorted list changes
+        # only where the code did (a diff a reviewer can read).
         names, seen = [], set()
         for p in parts + profiles:
-            for name, _ in functions(p).most_common():
-                if name not in seen and re.match(r"^[A-Za-z_$.][\w$.@]*$", name):
-                    seen.add(name)
-                    names.append(name)
+            part = sorted(n for n in functions(p) if n not in seen and re.match(r"^[A-Za-z_$.][\w$.@]*$", n))
+            seen.update(part)
+            names.extend(part)
     with open(args.out, "w") as f:
         for n in names:
             f.write(n + "\n")
