@@ -17,11 +17,9 @@ Usage: python3 Benchmarks/order_file.py --binary .build/release/reswatch --out B
 import argparse
 import collections
 import glob
-import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,38 +27,27 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from benchtree import generate, png  # noqa: E402
+from latency_bench import Lines  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "..", "Examples", "SampleApp")
 
 
-class Lines:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.buf = b""
-        self.next = 0
+class Client(Lines):
+    """A socket client that waits for the reply to each request (notifications in between are skipped)."""
+
+    requests = 0
 
     def call(self, method, params=None, timeout=120):
-        self.next += 1
-        msg = {"jsonrpc": "2.0", "id": self.next, "method": method}
+        self.requests += 1
+        msg = {"jsonrpc": "2.0", "id": self.requests, "method": method}
         if params is not None:
             msg["params"] = params
-        self.sock.sendall(json.dumps(msg).encode() + b"\n")
+        self.send(msg)
         while True:
             m = self.read(timeout)
-            if m.get("id") == self.next:
+            if m.get("id") == self.requests:
                 return m
-
-    def read(self, timeout):
-        self.sock.settimeout(timeout)
-        while b"\n" not in self.buf:
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                raise EOFError
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
 
 
 def valgrind(out, *args):
@@ -103,7 +90,7 @@ def daemon_workload(binary, work, trees, profile):
         deadline = time.time() + 1800
         while True:
             try:
-                c = Lines(sock)
+                c = Client(sock)
                 st = c.call("status", timeout=60)["result"]
                 if len(st["roots"]) == len(trees) and all(r["state"] == "ready" for r in st["roots"]):
                     break
@@ -114,7 +101,7 @@ def daemon_workload(binary, work, trees, profile):
             time.sleep(0.5)
         phase(d.pid)  # part 1: start-up and the initial scans
         c.call("initialize")
-        sub = Lines(sock)
+        sub = Client(sock)
         sub.call("subscribe")
         c.call("diagnostics")
         c.call("rules/list")
