@@ -23,11 +23,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from benchtree import generate, png  # noqa: E402
 from latency_bench import Lines  # noqa: E402
+from memory_bench import wait_ready  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "..", "Examples", "SampleApp")
@@ -87,18 +87,8 @@ def daemon_workload(binary, work, trees, profile):
     d = subprocess.Popen(valgrind(profile, binary, "daemon", "--settle-ms", "20", "--socket", sock, *trees),
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 1800
-        while True:
-            try:
-                c = Client(sock)
-                st = c.call("status", timeout=60)["result"]
-                if len(st["roots"]) == len(trees) and all(r["state"] == "ready" for r in st["roots"]):
-                    break
-            except (OSError, EOFError, KeyError):
-                pass
-            if time.time() > deadline or d.poll() is not None:
-                raise SystemExit("daemon did not become ready under valgrind")
-            time.sleep(0.5)
+        wait_ready(sock, d, count=len(trees))
+        c = Client(sock)
         phase(d.pid)  # part 1: start-up and the initial scans
         c.call("initialize")
         sub = Client(sock)
