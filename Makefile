@@ -172,6 +172,7 @@ deb-install-test: deb
 
 dist-check: dist build
 	bash .ci/dist-check $(DIST).tar.gz
+	python3 Benchmarks/order_file.py --check --binary $(RELEASE_BIN) --out $(HOT_FUNCTIONS)
 
 # The daemon on the bundled example, in the foreground, with the built-in defaults.
 run: build
