@@ -14,8 +14,9 @@ import Testing
     }
 
     /// The byte searches over a string's storage find what the generic collection searches find,
-    /// on slices that start and end inside a larger string, and on text that is not ASCII.
-    @Test(arguments: ["", "/", "a/b/c", "Ic\u{F4}ne/\u{1F600}.PNG/x", "abc", "a//b", "\u{1F600}/"])
+    /// on slices that start and end inside a larger string, and on text that is not ASCII
+    /// (U+10FFxx: how a name's bytes that are not UTF-8 are held, 0x2F among them).
+    @Test(arguments: ["", "/", "a/b/c", "Ic\u{F4}ne/\u{1F600}.PNG/x", "abc", "a//b", "\u{1F600}/", "x\u{10FFAF}/\u{10FF2F}.png"])
     func byteSearchesAgreeWithGenericOnes(_ text: String) {
         let padded = "q/" + text + "/.z"
         let utf8 = padded.utf8
