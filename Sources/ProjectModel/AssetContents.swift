@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// One entry of an asset set's `images` array (app icon, image or launch image set).
 public struct AssetImageEntry: Sendable, Hashable {
@@ -39,8 +40,19 @@ public struct AssetImageEntry: Sendable, Hashable {
     /// "60x60" → (60, 60); "83.5x83.5" → (83.5, 83.5).
     public var points: (width: Double, height: Double)? {
         guard let size else { return nil }
-        // "60x60" (either case of x); split in place, as `split` on a lowercased copy did.
-        let parts = size.split(omittingEmptySubsequences: true) { $0 == "x" || $0 == "X" }
+        // The two runs between "x"s (either case; empty runs skipped, as `split` did), found on
+        // the bytes: `split` by `Character` was 3,300 instructions an entry.
+        var parts: [Substring] = []
+        RelativePath.withBytes(of: size[...]) { bytes in
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "x") || bytes[i] == UInt8(ascii: "X") {
+                if i > start, parts.count < 3 {
+                    parts.append(
+                        size[size.utf8.index(size.utf8.startIndex, offsetBy: start)..<size.utf8.index(size.utf8.startIndex, offsetBy: i)])
+                }
+                start = i + 1
+            }
+        }
         // "1e19x1e19", "infxinf": not a size (a slot is at most a few thousand points).
         let limit = Double(CheckedNumber.maximumPixels)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite, w > 0, h > 0, w <= limit,
@@ -52,6 +64,12 @@ public struct AssetImageEntry: Sendable, Hashable {
     /// "2x" → 2. A missing scale means 1x (single-size icons have none).
     public var scaleFactor: Int? {
         guard let scale else { return 1 }
+        // "1x", "2x", "3x" on their bytes; anything else ("+2x", "02x") as `Int` reads it.
+        let quick: Int? = RelativePath.withBytes(of: scale[...]) { b in
+            b.count == 2 && b[1] == UInt8(ascii: "x") && (UInt8(ascii: "1")...UInt8(ascii: "3")).contains(b[0])
+                ? Int(b[0] - UInt8(ascii: "0")) : nil
+        }
+        if let quick { return quick }
         guard scale.hasSuffix("x"), let v = Int(scale.dropLast()), (1...3).contains(v) else { return nil }
         return v
     }

@@ -5,26 +5,48 @@ public enum RelativePath {
         if b.isEmpty { return a }
         return a + "/" + b
     }
-    // UTF-8 scans: '/' is one byte, and Character-level search is ten times slower.
+    // UTF-8 scans: '/' is one byte, and Character-level search is ten times slower. Inlinable:
+    // every entry of a scan asks for its name and parent, and a call into this module cost more
+    // than the search.
+    @inlinable
     public static func parent(_ p: String) -> String {
-        guard let slash = lastIndex(of: UInt8(ascii: "/"), in: p[...]) else { return "" }
-        return String(p[..<slash])
+        guard let slash = lastOffset(of: UInt8(ascii: "/"), in: p) else { return "" }
+        return String(p[..<p.utf8.index(p.utf8.startIndex, offsetBy: slash)])
     }
+    @inlinable
     public static func name(_ p: String) -> String {
-        guard let slash = lastIndex(of: UInt8(ascii: "/"), in: p[...]) else { return p }
-        return String(p[p.utf8.index(after: slash)...])
+        guard let slash = lastOffset(of: UInt8(ascii: "/"), in: p) else { return p }
+        return String(p[p.utf8.index(p.utf8.startIndex, offsetBy: slash + 1)...])
     }
     /// `parent(_:)` without a copy (a rule's `applies(to:)` runs for every subject).
+    @inlinable
     public static func parentSlice(_ p: String) -> Substring {
-        guard let slash = lastIndex(of: UInt8(ascii: "/"), in: p[...]) else { return "" }
-        return p[..<slash]
+        guard let slash = lastOffset(of: UInt8(ascii: "/"), in: p) else { return "" }
+        return p[..<p.utf8.index(p.utf8.startIndex, offsetBy: slash)]
     }
     /// `name(_:)` without a copy.
     public static func nameSlice(_ p: Substring) -> Substring {
         guard let slash = lastIndex(of: UInt8(ascii: "/"), in: p) else { return p }
         return p[p.utf8.index(after: slash)...]
     }
-    public static func nameSlice(_ p: String) -> Substring { nameSlice(p[...]) }
+    @inlinable
+    public static func nameSlice(_ p: String) -> Substring {
+        guard let slash = lastOffset(of: UInt8(ascii: "/"), in: p) else { return p[...] }
+        return p[p.utf8.index(p.utf8.startIndex, offsetBy: slash + 1)...]
+    }
+
+    /// The UTF-8 offset of the last `byte` (ASCII) in `s`.
+    @inlinable
+    public static func lastOffset(of byte: UInt8, in s: String) -> Int? {
+        withBytes(of: s) { bytes in
+            var i = bytes.count
+            while i > 0 {
+                i -= 1
+                if bytes[i] == byte { return i }
+            }
+            return nil
+        }
+    }
 
     /// The index of the last `byte` (ASCII) in `s`, found by a loop over its UTF-8 storage. The
     /// generic `utf8.lastIndex(of:)` stepped index by index and looked up generic metadata on
@@ -63,32 +85,6 @@ public enum RelativePath {
         }
         if let found = s.utf8.withContiguousStorageIfAvailable(search) { return found }
         return Array(s.utf8).withUnsafeBufferPointer(search)
-    }
-    /// True when `s` starts with the ASCII `prefix`, ignoring ASCII case, without a copy.
-    public static func hasPrefixIgnoringCase<S: StringProtocol>(_ s: S, _ prefix: StaticString) -> Bool {
-        let bytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        var i = s.utf8.startIndex
-        for expected in bytes {
-            guard i != s.utf8.endIndex else { return false }
-            var b = s.utf8[i]
-            if b >= 0x41 && b <= 0x5A { b += 0x20 }
-            if b != expected { return false }
-            i = s.utf8.index(after: i)
-        }
-        return true
-    }
-    /// True when `s` ends with the ASCII `suffix`, ignoring ASCII case, without a copy.
-    public static func hasSuffixIgnoringCase<S: StringProtocol>(_ s: S, _ suffix: StaticString) -> Bool {
-        let bytes = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
-        guard s.utf8.count >= bytes.count else { return false }
-        var i = s.utf8.index(s.utf8.endIndex, offsetBy: -bytes.count)
-        for expected in bytes {
-            var b = s.utf8[i]
-            if b >= 0x41 && b <= 0x5A { b += 0x20 }
-            if b != expected { return false }
-            i = s.utf8.index(after: i)
-        }
-        return true
     }
     /// Ancestors from the nearest to the root, the path itself first.
     public static func selfAndAncestors(_ p: String) -> [String] {

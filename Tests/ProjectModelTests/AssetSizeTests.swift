@@ -18,4 +18,41 @@ import Testing
     func notASize(_ size: String) {
         #expect(AssetImageEntry(size: size).points == nil, "\(size)")
     }
+
+    /// The byte-level reading gives what splitting by `Character` gave, on sizes and scales a
+    /// hand-written Contents.json may hold: doubled or leading separators, signs, exponents,
+    /// combining marks after the "x", digits that are not ASCII, slices of a larger string.
+    @Test func bytesReadWhatCharactersRead() {
+        let sizes = [
+            "60x60", "60xx60", "x60x60", "60x60x", "xx", "x", "60X60", "83.5x83.5", "+2x2", "1e2x1e2", " 60x60", "60x\u{301}60",
+            "\u{FF16}\u{FF10}x60", "0x1p4x0x1p4", "60x\u{1F600}", "\u{10FF78}60x60", "60x60\u{10FF78}", "1024x1024",
+        ]
+        for size in sizes {
+            for text in [size, String(("(" + size + ")").dropFirst().dropLast())] {
+                let expected = Self.referencePoints(text)
+                let points = AssetImageEntry(size: text).points
+                #expect(points?.width == expected?.width && points?.height == expected?.height, "\(text)")
+            }
+        }
+        let scales = ["1x", "2x", "3x", "4x", "0x", "+2x", "02x", "2X", "x", "2", "", "2x\u{301}", "\u{FF12}x", " 2x"]
+        for scale in scales {
+            var entry = AssetImageEntry()
+            entry.scale = scale
+            #expect(entry.scaleFactor == Self.referenceScale(scale), "\(scale)")
+        }
+    }
+
+    /// What `points` did before it read bytes.
+    static func referencePoints(_ size: String) -> (width: Double, height: Double)? {
+        let parts = size.split(omittingEmptySubsequences: true) { $0 == "x" || $0 == "X" }
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite, w > 0, h > 0, w <= 100_000,
+            h <= 100_000
+        else { return nil }
+        return (w, h)
+    }
+
+    static func referenceScale(_ scale: String) -> Int? {
+        guard scale.hasSuffix("x"), let v = Int(scale.dropLast()), (1...3).contains(v) else { return nil }
+        return v
+    }
 }

@@ -28,6 +28,9 @@ import Testing
                 }
             }
         }
+        for byte in [UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "q")] {
+            #expect(RelativePath.lastOffset(of: byte, in: padded) == Array(utf8).lastIndex(of: byte))
+        }
         #expect(RelativePath.contains("/.reswatch", in: text + "/.reswatch/r.yaml"))
         #expect(RelativePath.contains("/.reswatch", in: "\u{1F600}/.reswatch"))
         #expect(!RelativePath.contains("/.reswatch", in: text.replacingOccurrences(of: "/", with: "")))
@@ -44,5 +47,33 @@ import Testing
         #expect(!RelativePath.hasSuffixIgnoringCase("png", ".png"))
         #expect(!RelativePath.hasSuffixIgnoringCase("a.pn\u{E9}", ".png"))
         #expect(RelativePath.hasPrefixIgnoringCase("anything", ""))
+    }
+
+    /// The byte tests on names agree with the same tests on the bytes copied out, on slices that
+    /// start and end inside a larger string, with and without ASCII case.
+    @Test(arguments: ["", "a.png", "A.PNG", "Icon.png", "x.Default.png", "\u{1F600}.png", "png", ".png\u{301}", "x\u{10FF2E}png"])
+    func nameTestsAgreeWithCopiedBytes(_ text: String) {
+        let padded = "q/" + text + "/.z"
+        let utf8 = padded.utf8
+        func lowered(_ bytes: [UInt8]) -> [UInt8] { bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 } }
+        for start in 0...utf8.count {
+            for end in start...utf8.count {
+                let slice = padded[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]
+                let bytes = Array(slice.utf8)
+                let png = Array(".png".utf8)
+                #expect(RelativePath.hasSuffix(slice, ".png") == bytes.reversed().starts(with: png.reversed()))
+                #expect(RelativePath.hasSuffixIgnoringCase(slice, ".png") == lowered(bytes).reversed().starts(with: png.reversed()))
+                #expect(RelativePath.hasPrefix(slice, "x.") == bytes.starts(with: Array("x.".utf8)))
+                #expect(RelativePath.equals(slice, "a.png", ignoringCase: true) == (lowered(bytes) == Array("a.png".utf8)))
+                let found =
+                    bytes.count >= 7 && (0...(bytes.count - 7)).contains { lowered(Array(bytes[$0..<$0 + 7])) == Array("default".utf8) }
+                #expect(RelativePath.contains("default", in: slice, ignoringCase: true) == found)
+                #expect(
+                    RelativePath.extensionSlice(slice).map(String.init)
+                        == slice.utf8.lastIndex(of: UInt8(ascii: ".")).map {
+                            String(slice[slice.utf8.index(after: $0)...])
+                        })
+            }
+        }
     }
 }

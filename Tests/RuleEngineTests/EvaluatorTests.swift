@@ -35,7 +35,8 @@ import Testing
                 let group = engine.tree.isDirectory(node: node) ? node : engine.tree.parent(of: node)
                 work.append(
                     Evaluator.Work(
-                        key: EvaluationStore.Key(rule: rule.source, subject: subject), plan: plans.count - 1, context: 0, group: group))
+                        key: EvaluationStore.Key(rule: rule.source, subject: subject), plan: plans.count - 1, context: 0, group: group,
+                        node: node))
             }
         }
         let evaluator = Evaluator(

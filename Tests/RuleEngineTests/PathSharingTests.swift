@@ -107,6 +107,35 @@ import Testing
         #expect(engine.store.isEmpty)
         #expect(engine.store.strings.count == 0, "no string outlives its records")
     }
+
+    /// A path found from an evaluation's folder is the node a walk from the root finds, for paths
+    /// below the folder, beside it (a sibling whose name starts with the folder's), above it and
+    /// not in the tree at all.
+    @Test func pathsFoundFromAFolderAreThePathsFoundFromTheRoot() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset"
+        let tree = try TempTree([
+            set + "/Contents.json": .text(#"{"images":[]}"#),
+            set + "/a.png": .png(PNGSpec(width: 1, height: 1)),
+            set + "/sub/b.png": .png(PNGSpec(width: 1, height: 1)),
+            set + "2/a.png": .png(PNGSpec(width: 1, height: 1)),
+            "App/Ic\u{F4}ne/a.png": .png(PNGSpec(width: 1, height: 1)),
+            "App/Info.plist": .text("<plist><dict/></plist>"),
+        ])
+        let engine = tree.engine()
+        let paths = [
+            "", "App", set, set + "/", set + "/a.png", set + "/sub", set + "/sub/b.png", set + "/sub/", set + "//a.png",
+            set + "/missing.png", set + "2/a.png", set + "2", "App/Info.plist", "App/Ic\u{F4}ne/a.png", "App/Ico\u{302}ne/a.png",
+            set + "/a.png/x",
+        ]
+        for folder in [set, set + "/sub", "App", "App/Ic\u{F4}ne", "App/Info.plist", ""] {
+            let anchor = engine.tree.node(folder).flatMap(engine.tree.anchor)
+            #expect((anchor == nil) == (folder.isEmpty || folder == "App/Info.plist"), "only folders below the root anchor: \(folder)")
+            for path in paths {
+                #expect(engine.tree.node(path, from: anchor) == engine.tree.node(path), "\(path) from \(folder)")
+                #expect(engine.tree.status(of: path, from: anchor)?.key == engine.tree.status(of: path)?.key, "\(path) from \(folder)")
+            }
+        }
+    }
 }
 
 /// `check PATH` counts the files in its scope on the tree's nodes; the count is the one the paths

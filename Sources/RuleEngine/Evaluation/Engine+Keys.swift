@@ -28,10 +28,13 @@ extension Engine {
         let build: @Sendable (Int) -> Void = { i in
             var local: [EvalKey] = []
             var nodes: [ResourceTree.NodeID] = []
+            let rules = parts[i].rules
             for node in parts[i].nodes {
                 let s = Subject(parts[i].kind, tree.path(of: node))
-                for r in parts[i].rules where r.rule.applies(to: s) {
-                    local.append(EvalKey(rule: r.source, subject: s))
+                // By index: `for r in rules` copied each rule (its existential and three strings)
+                // for every subject.
+                for j in rules.indices where rules[j].rule.applies(to: s) {
+                    local.append(EvalKey(rule: rules[j].source, subject: s))
                     nodes.append(node)
                 }
             }

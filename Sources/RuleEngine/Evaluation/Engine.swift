@@ -327,7 +327,8 @@ public final class Engine {
             }
             lastPlan = (dir, key.rule, plan)
             let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)
-            work.append(Evaluator.Work(key: key, plan: plan, context: base + state.contextIndex(for: key.subject.path), group: group))
+            work.append(
+                Evaluator.Work(key: key, plan: plan, context: base + state.contextIndex(for: key.subject.path), group: group, node: node))
         }
         let evaluator = Evaluator(
             root: root, tree: tree, subjects: subjects, facts: facts, parsed: parsed, keepInputs: incremental, cores: cores)

@@ -19,6 +19,8 @@ public final class EvaluationContext: ProjectFileAccess {
     /// Id of the rule module entry running (for messages about the rule itself).
     public let ruleSource: String
     let tree: ResourceTree
+    /// The subject's folder, from which the paths it reads are found (`ResourceTree.Anchor`).
+    let anchor: ResourceTree.Anchor?
     let facts: FactsCache
     let parsed: ParsedCache
     let subjectIndex: SubjectIndex
@@ -36,8 +38,10 @@ public final class EvaluationContext: ProjectFileAccess {
 
     init(
         root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
-        facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex, allowedIDs: Set<String>, recordsInputs: Bool = true
+        facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex, allowedIDs: Set<String>, recordsInputs: Bool = true,
+        anchor: ResourceTree.Anchor? = nil
     ) {
+        self.anchor = anchor
         self.recordsInputs = recordsInputs
         self.root = root
         self.subject = subject
@@ -59,18 +63,22 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public func exists(_ path: String) -> Bool {
         record(.file(path))
-        return tree.contains(path)
+        return tree.node(path, from: anchor) != nil
     }
 
     public func isDirectory(_ path: String) -> Bool {
         record(.file(path))
-        return tree.isDirectory(path)
+        return tree.node(path, from: anchor).map(tree.isDirectory(node:)) ?? false
     }
 
     public func read(_ path: String) -> Result<[UInt8], SystemError> {
         record(.file(path))
-        if tree.isDirectory(path) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
-        switch tree.contentPath(path) {
+        let node = tree.node(path, from: anchor)
+        if let node, tree.isDirectory(node: node) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
+        guard let status = node.flatMap(tree.status(ofNode:)) else {
+            return .failure(SystemError(call: "open", path: absolute(path), errno: 2))
+        }
+        switch tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
         case .success(let real):
             do { return .success(try FileSystem.readFile(real, limit: FileLimits.bytes(for: path))) } catch { return .failure(error) }
@@ -84,7 +92,9 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public func image(_ path: String) -> Result<ImageFacts, SystemError> {
         record(.file(path))
-        guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        guard let status = tree.status(of: path, from: anchor) else {
+            return .failure(SystemError(call: "open", path: absolute(path), errno: 2))
+        }
         // The tree's lstat is the key, unless the path is a link (then stat the target, if it stays inside).
         switch tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
@@ -94,7 +104,9 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
         record(.file(path))
-        guard let status = tree.status(of: path) else { return .failure(SystemError(call: "open", path: absolute(path), errno: 2)) }
+        guard let status = tree.status(of: path, from: anchor) else {
+            return .failure(SystemError(call: "open", path: absolute(path), errno: 2))
+        }
         switch tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
         case .success(let real): return facts.pixels(at: real, key: status.kind == .symlink ? nil : status.key)
@@ -103,7 +115,7 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {
         record(.file(path))
-        guard let status = tree.status(of: path) else {
+        guard let status = tree.status(of: path, from: anchor) else {
             return .failure(.unreadable(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
         return parsed.plist(absolute(path), key: status.key) {
@@ -116,7 +128,7 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public func assetContents(_ path: String) -> Result<AssetContents, ContentsError>? {
         record(.file(path))
-        guard let status = tree.status(of: path) else { return nil }
+        guard let status = tree.status(of: path, from: anchor) else { return nil }
         return parsed.contents(absolute(path), key: status.key) {
             switch read(path) {
             case .failure(let e): .failure(.unreadable(e.reason))
@@ -129,7 +141,7 @@ public final class EvaluationContext: ProjectFileAccess {
     /// file's stat key under `tag`: an unchanged file is not read again.
     public func derived<T: Sendable>(_ path: String, tag: String, compute: (Result<[UInt8], SystemError>) -> T) -> T {
         record(.file(path))
-        guard let status = tree.status(of: path) else {
+        guard let status = tree.status(of: path, from: anchor) else {
             return compute(.failure(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
         // A link's own stat says nothing of its target: computed afresh.

@@ -18,6 +18,8 @@ struct Evaluator: Sendable {
         let context: Int
         /// The folder's node: a folder's evaluations run side by side (below).
         let group: ResourceTree.NodeID
+        /// The subject's node.
+        let node: ResourceTree.NodeID
     }
 
     /// A rule as the batch runs it, with the finding ids it may report.
@@ -60,19 +62,24 @@ struct Evaluator: Sendable {
         let runBatch: @Sendable (Int) -> Void = { b in
             var local: [(Int, Record)] = []
             var localTimes: [Int: RuleStat] = [:]
+            // The folder the evaluations read from, built once for each run of its evaluations.
+            var anchor: (group: ResourceTree.NodeID, anchor: ResourceTree.Anchor?)?
             for i in (b * batchSize)..<min(items.count, (b + 1) * batchSize) {
                 let w = items[i]
                 // A folder that cannot be read is io.unreadable (the scan reports it); what is in it
                 // is unknown, so nothing is judged about it (no invented "Contents.json missing").
-                if snapshot.isUnreadable(w.key.subject.path) {
+                if snapshot.isUnreadable(node: w.node) {
                     let p = w.key.subject.path
                     if keepInputs { local.append((i, Record(inputs: [.listing(p)], diagnostics: []))) }
                     continue
                 }
                 let plan = plans[w.plan]
+                if anchor?.group != w.group { anchor = (w.group, snapshot.anchor(w.group)) }
+                let folder = anchor?.anchor
                 let ctx = EvaluationContext(
                     root: root, subject: w.key.subject, project: contexts[w.context], ruleSource: plan.rule.source, tree: snapshot,
-                    facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: plan.allowed, recordsInputs: keepInputs)
+                    facts: facts, parsed: parsed, subjectIndex: index, allowedIDs: plan.allowed, recordsInputs: keepInputs,
+                    anchor: folder)
                 if keepInputs {
                     let start = DispatchTime.now().uptimeNanoseconds
                     plan.rule.rule.evaluate(w.key.subject, in: ctx)

@@ -154,10 +154,16 @@ struct NodeStore: Sendable {
     /// The live node at a root-relative path ("" is the root): a walk of names, no hashing.
     func lookup(_ path: String) -> ID? {
         if path.isEmpty { return Self.root }
+        return lookup(path, from: Self.root, skipping: 0)
+    }
+
+    /// The live node at `path`, whose first `skipping` bytes are the path of the live directory
+    /// `base` and a "/": only the names after them are walked.
+    func lookup(_ path: String, from base: ID, skipping: Int) -> ID? {
         var path = path
         return path.withUTF8 { bytes -> ID? in
-            var current = Self.root
-            var start = 0
+            var current = base
+            var start = skipping
             while true {
                 var end = start
                 while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }

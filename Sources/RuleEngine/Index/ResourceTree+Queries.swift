@@ -33,6 +33,42 @@ extension ResourceTree {
 
     /// The node at a root-relative path, if the tree holds it.
     public func node(_ path: String) -> NodeID? { nodes.lookup(path) }
+
+    /// A folder of the tree and its node, from which the paths below it are found by walking
+    /// only their own names (an evaluation's reads are mostly in its subject's folder: a full
+    /// walk from the root for each was 7 % of a check's instructions).
+    public struct Anchor: Sendable {
+        let path: String
+        let node: NodeID
+    }
+
+    /// The anchor for a live folder, given its node (nil for the root, or a node that is no folder).
+    public func anchor(_ node: NodeID) -> Anchor? {
+        guard node != NodeStore.root, nodes.isDirectoryLike(node) else { return nil }
+        return Anchor(path: nodes.path(node), node: node)
+    }
+
+    /// `node(_:)`, walking from `anchor` when `path` is below it.
+    public func node(_ path: String, from anchor: Anchor?) -> NodeID? {
+        guard let anchor else { return nodes.lookup(path) }
+        let length = anchor.path.utf8.count
+        let below = RelativePath.withBytes(of: path) { p in
+            RelativePath.withBytes(of: anchor.path) { a in
+                p.count > length + 1 && p[length] == UInt8(ascii: "/") && memcmp(p.baseAddress!, a.baseAddress!, length) == 0
+            }
+        }
+        return below ? nodes.lookup(path, from: anchor.node, skipping: length + 1) : nodes.lookup(path)
+    }
+
+    /// `status(of:)`, walking from `anchor` when `path` is below it.
+    public func status(of path: String, from anchor: Anchor?) -> TreeFileStatus? {
+        node(path, from: anchor).flatMap(status(ofNode:))
+    }
+
+    /// A file node's `lstat` (nil for a directory, or a node removed).
+    public func status(ofNode id: NodeID) -> TreeFileStatus? {
+        nodes.state[Int(id)] == .file ? nodes.status(id) : nil
+    }
     /// The root-relative path of a node.
     public func path(of node: NodeID) -> String { nodes.path(node) }
     public func name(of node: NodeID) -> String { nodes.name(node) }
@@ -51,6 +87,7 @@ extension ResourceTree {
     public func isDirectory(_ path: String) -> Bool { nodes.lookup(path).map(nodes.isDirectoryLike) ?? false }
     public func contains(_ path: String) -> Bool { nodes.lookup(path) != nil }
     public func isUnreadable(_ path: String) -> Bool { nodes.lookup(path).map { nodes.state[Int($0)] == .unreadable } ?? false }
+    public func isUnreadable(node: NodeID) -> Bool { nodes.state[Int(node)] == .unreadable }
 
     public var fileCount: Int { nodes.fileCount }
 

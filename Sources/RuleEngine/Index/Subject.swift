@@ -59,18 +59,21 @@ public struct Subject: Sendable, Hashable, Comparable {
 
 /// Path-based classification of subjects.
 public enum SubjectClassifier {
-    public static let assetSetExtensions: Set<String> = ["appiconset", "imageset", "launchimage"]
-    static let looseImagePrefixes = ["icon", "appicon", "default", "itunesartwork"]
+    /// The extensions of asset set folders (`assetSetType(ofDirectory:)`, any ASCII case).
+    public static let assetSetExtensions = ["appiconset", "imageset", "launchimage"]
 
     public static func assetSetType(ofDirectory name: String) -> String? { assetSetType(ofDirectory: name[...]) }
 
     public static func assetSetType(ofDirectory name: Substring) -> String? {
-        guard let dot = RelativePath.lastIndex(of: UInt8(ascii: "."), in: name[...]) else { return nil }
-        // No copy unless the name ends like a set (a rule's `applies(to:)` asks for every image).
-        let ext = name[name.utf8.index(after: dot)...]
-        guard ext.utf8.count >= 7, ext.utf8.count <= 11 else { return nil }
-        let lower = String(ext).lowercased()
-        return assetSetExtensions.contains(lower) ? lower : nil
+        // On the name's bytes, no copy: a rule's `applies(to:)` asks this for every image.
+        RelativePath.withBytes(of: name) { bytes in
+            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+            let ext = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
+            if RelativePath.equals(ext, "appiconset", ignoringCase: true) { return "appiconset" }
+            if RelativePath.equals(ext, "imageset", ignoringCase: true) { return "imageset" }
+            if RelativePath.equals(ext, "launchimage", ignoringCase: true) { return "launchimage" }
+            return nil
+        }
     }
 
     /// Subjects that a path is, given whether it is a directory.
@@ -103,12 +106,12 @@ public enum SubjectClassifier {
 
     /// `X.icon` (a name with something before the extension).
     static func isIconBundleName(_ name: Substring) -> Bool {
-        name.utf8.count > 5 && name.hasSuffix(".icon")
+        name.utf8.count > 5 && RelativePath.hasSuffix(name, ".icon")
     }
 
     /// What an entry inside an Icon Composer bundle is: a PNG layer, or nothing of its own.
     public static func iconBundleMember(name: String, isDirectory: Bool) -> SubjectKind? {
-        !isDirectory && !name.hasPrefix("._") && RelativePath.hasSuffixIgnoringCase(name[...], ".png") ? .iconLayer : nil
+        !isDirectory && !RelativePath.hasPrefix(name, "._") && RelativePath.hasSuffixIgnoringCase(name, ".png") ? .iconLayer : nil
     }
 
     /// The subject a directory entry is, if any (the fast form used when walking listings).
@@ -116,43 +119,55 @@ public enum SubjectClassifier {
         kind(name: name, isDirectory: isDirectory, parentIsAssetSet: parentIsAssetSet).map { Subject($0, path) }
     }
 
-    /// The kind of subject an entry with this name is, if any (from its name alone).
+    /// The kind of subject an entry with this name is, if any (from its name alone). Names are
+    /// tested on their bytes (RelativePath+Names.swift); "ignoring case" is ASCII case.
     public static func kind(name: String, isDirectory: Bool, parentIsAssetSet: Bool) -> SubjectKind? {
         if isDirectory {
             if assetSetType(ofDirectory: name) != nil { return .assetSet }
             if isIconBundleName(name[...]) { return .iconComposer }
-            if name.hasSuffix(".xcframework") || name.hasSuffix(".framework") { return .framework }
-            if name.hasSuffix(".lproj") { return .localization }
-            if name.hasSuffix(".xcassets") { return .catalog }
-            if name == "Settings.bundle" { return .settingsBundle }
+            if RelativePath.hasSuffix(name, ".xcframework") || RelativePath.hasSuffix(name, ".framework") { return .framework }
+            if RelativePath.hasSuffix(name, ".lproj") { return .localization }
+            if RelativePath.hasSuffix(name, ".xcassets") { return .catalog }
+            if RelativePath.equals(name, "Settings.bundle") { return .settingsBundle }
             return nil
         }
         // AppleDouble files ("._Icon.png") are macOS metadata copied beside real files, not resources.
-        if name.hasPrefix("._") { return nil }
+        if RelativePath.hasPrefix(name, "._") { return nil }
         if isInfoPlist(name) { return .infoPlist }
-        if name == "PrivacyInfo.xcprivacy" { return .privacyManifest }
+        if RelativePath.equals(name, "PrivacyInfo.xcprivacy") { return .privacyManifest }
         if isSource(name) { return .source }
-        if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") { return .interfaceFile }
-        let lower = name.lowercased()
-        if parentIsAssetSet { return lower.hasSuffix(".png") ? .image : nil }
-        if lower == "itunesartwork" || lower == "itunesartwork@2x" { return .image }
-        guard lower.hasSuffix(".png") else { return nil }
-        // Launch images may carry a custom base (UILaunchImageFile "Legacy-Default"): any "default".
-        if looseImagePrefixes.contains(where: { lower.hasPrefix($0) }) || lower.contains("default") { return .image }
+        if RelativePath.hasSuffix(name, ".storyboard") || RelativePath.hasSuffix(name, ".xib") { return .interfaceFile }
+        let isPNG = RelativePath.hasSuffixIgnoringCase(name, ".png")
+        if parentIsAssetSet { return isPNG ? .image : nil }
+        if RelativePath.equals(name, "itunesartwork", ignoringCase: true)
+            || RelativePath.equals(name, "itunesartwork@2x", ignoringCase: true)
+        {
+            return .image
+        }
+        guard isPNG else { return nil }
+        // Icons by their names' prefixes; launch images may carry a custom base (UILaunchImageFile
+        // "Legacy-Default"): any "default".
+        if RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon")
+            || RelativePath.hasPrefixIgnoringCase(name, "itunesartwork")
+            || RelativePath.contains("default", in: name[...], ignoringCase: true)
+        {
+            return .image
+        }
         return .loosePNG
     }
 
     /// Swift, Objective-C(++) and C(++) implementation files.
     public static func isSource(_ name: String) -> Bool {
-        guard let dot = RelativePath.lastIndex(of: UInt8(ascii: "."), in: name[...]) else { return false }
-        switch name[name.utf8.index(after: dot)...] {
-        case "swift", "m", "mm", "c", "cc", "cpp": return true
-        default: return false
+        RelativePath.withBytes(of: name) { bytes in
+            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return false }
+            let ext = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
+            return RelativePath.equals(ext, "swift") || RelativePath.equals(ext, "m") || RelativePath.equals(ext, "mm")
+                || RelativePath.equals(ext, "c") || RelativePath.equals(ext, "cc") || RelativePath.equals(ext, "cpp")
         }
     }
 
     public static func isInfoPlist(_ name: String) -> Bool {
-        name == "Info.plist" || name.hasSuffix("-Info.plist")
+        RelativePath.equals(name, "Info.plist") || RelativePath.hasSuffix(name, "-Info.plist")
     }
 
 }

@@ -132,7 +132,7 @@ public struct AppIconSetKind: RuleKind {
         table = IconTable(rows: rows, legacySlots: legacy.map { (slot: $0.0, below: $0.1) })
     }
 
-    public func applies(to subject: Subject) -> Bool { subject.path.hasSuffix(".appiconset") }
+    public func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(subject.path, ".appiconset") }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard var set = AppIconSetEvaluation(kind: self, subject: subject, context: context) else { return }

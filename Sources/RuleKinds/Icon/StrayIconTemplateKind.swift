@@ -25,7 +25,8 @@ public struct StrayIconTemplateKind: RuleKind {
         let parent = RelativePath.parentSlice(subject.path)
         return (RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon"))
             && RelativePath.hasSuffixIgnoringCase(name, ".png")
-            && SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(parent)) == nil && !parent.hasSuffix(".lproj")
+            && SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(parent)) == nil
+            && !RelativePath.hasSuffix(parent, ".lproj")
     }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {

@@ -32,7 +32,7 @@ public struct WatchIconsKind: RuleKind {
 
     public init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool { subject.path.hasSuffix(".appiconset") }
+    public func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(subject.path, ".appiconset") }
 
     static func isWatchEntry(_ e: AssetImageEntry) -> Bool {
         e.idiom == "watch" || e.idiom == "watch-marketing" || (e.idiom == "universal" && e.platform == "watchos")

@@ -56,7 +56,7 @@ public struct LaunchImagesKind: RuleKind {
 
     /// Loose images and .launchimage sets; images inside asset sets are the set's business.
     public func applies(to subject: Subject) -> Bool {
-        if subject.kind == .assetSet { return subject.path.hasSuffix(".launchimage") }
+        if subject.kind == .assetSet { return RelativePath.hasSuffix(subject.path, ".launchimage") }
         return SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(RelativePath.parentSlice(subject.path))) == nil
     }
 

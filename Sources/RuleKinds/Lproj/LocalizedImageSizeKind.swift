@@ -19,7 +19,7 @@ public struct LocalizedImageSizeKind: RuleKind {
 
     public init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool { RelativePath.parentSlice(subject.path).hasSuffix(".lproj") }
+    public func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(RelativePath.parentSlice(subject.path), ".lproj") }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let name = RelativePath.name(subject.path)
