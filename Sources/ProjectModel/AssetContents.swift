@@ -41,25 +41,56 @@ public struct AssetImageEntry: Sendable, Hashable {
     public var points: (width: Double, height: Double)? {
         guard let size else { return nil }
         // The two runs between "x"s (either case; empty runs skipped, as `split` did), found on
-        // the bytes: `split` by `Character` was 3,300 instructions an entry.
-        var parts: [Substring] = []
-        RelativePath.withBytes(of: size[...]) { bytes in
+        // the bytes: `split` by `Character` and `Double(_:)` were 3,300 instructions an entry.
+        var runs: [Range<Int>] = []
+        let quick: (Double, Double)? = RelativePath.withBytes(of: size) { bytes in
             var start = 0
             for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "x") || bytes[i] == UInt8(ascii: "X") {
-                if i > start, parts.count < 3 {
-                    parts.append(
-                        size[size.utf8.index(size.utf8.startIndex, offsetBy: start)..<size.utf8.index(size.utf8.startIndex, offsetBy: i)])
-                }
+                if i > start, runs.count < 3 { runs.append(start..<i) }
                 start = i + 1
             }
+            guard runs.count == 2, let w = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[runs[0]])),
+                let h = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[runs[1]]))
+            else { return nil }
+            return (w, h)
+        }
+        guard runs.count == 2 else { return nil }
+        func slice(_ r: Range<Int>) -> Substring {
+            size[
+                size.utf8.index(
+                    size.utf8.startIndex, offsetBy: r.lowerBound)..<size.utf8.index(size.utf8.startIndex, offsetBy: r.upperBound)]
         }
         // "1e19x1e19", "infxinf": not a size (a slot is at most a few thousand points).
         let limit = Double(CheckedNumber.maximumPixels)
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w.isFinite, h.isFinite, w > 0, h > 0, w <= limit,
-            h <= limit
+        guard let w = quick?.0 ?? Double(slice(runs[0])), let h = quick?.1 ?? Double(slice(runs[1])), w.isFinite, h.isFinite, w > 0,
+            h > 0, w <= limit, h <= limit
         else { return nil }
         return (w, h)
     }
+
+    /// Digits with at most one "." between them ("60", "83.5"), 15 digits at most, as `Double(_:)`
+    /// reads them: the digits as an integer over a power of ten, both exact in a Double, so the
+    /// quotient is the correctly rounded value the parser gives. Nil for anything else (signs,
+    /// exponents, "inf", more digits), which `Double(_:)` reads instead.
+    static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var mantissa: Int64 = 0
+        var digits = 0
+        var fraction = -1
+        for b in bytes {
+            if b == UInt8(ascii: "."), fraction < 0, digits > 0 {
+                fraction = 0
+                continue
+            }
+            guard b &- UInt8(ascii: "0") < 10, digits < 15 else { return nil }
+            mantissa = mantissa * 10 + Int64(b &- UInt8(ascii: "0"))
+            digits += 1
+            if fraction >= 0 { fraction += 1 }
+        }
+        guard digits > 0, fraction != 0 else { return nil }  // "" or "60."
+        return Double(mantissa) / powersOfTen[max(fraction, 0)]
+    }
+
+    static let powersOfTen: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
     /// "2x" → 2. A missing scale means 1x (single-size icons have none).
     public var scaleFactor: Int? {

@@ -25,7 +25,9 @@ import Testing
     @Test func bytesReadWhatCharactersRead() {
         let sizes = [
             "60x60", "60xx60", "x60x60", "60x60x", "xx", "x", "60X60", "83.5x83.5", "+2x2", "1e2x1e2", " 60x60", "60x\u{301}60",
-            "\u{FF16}\u{FF10}x60", "0x1p4x0x1p4", "60x\u{1F600}", "\u{10FF78}60x60", "60x60\u{10FF78}", "1024x1024",
+            "\u{FF16}\u{FF10}x60", "0x1p4x0x1p4", "60x\u{1F600}", "\u{10FF78}60x60", "60x60\u{10FF78}", "1024x1024", "60.x60", ".5x.5",
+            "0.1x0.1", "83.50x83.5", "00060x60",
+            "1.2.3x4", "123456789012345x1", "1234567890123456x1", "99999.99999x0.000000000000001", "1x1.0000000000000001",
         ]
         for size in sizes {
             for text in [size, String(("(" + size + ")").dropFirst().dropLast())] {
@@ -39,6 +41,23 @@ import Testing
             var entry = AssetImageEntry()
             entry.scale = scale
             #expect(entry.scaleFactor == Self.referenceScale(scale), "\(scale)")
+        }
+    }
+
+    /// Plain decimals are read on their bytes: to the last bit what `Double(_:)` reads, for every
+    /// number of digits up to where the parser takes over, and every place of the ".".
+    @Test func plainDecimalsAreTheDoublesTheParserGives() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for _ in 0..<20_000 {
+            var text = String((0..<(1 + next(17))).map { _ in Character(String(next(10))) })
+            if next(3) > 0 { text.insert(".", at: text.index(text.startIndex, offsetBy: next(text.count + 1))) }
+            let expected = Double(text).flatMap { $0 > 0 && $0 <= 100_000 ? $0 : nil }
+            let width = AssetImageEntry(size: text + "x1").points?.width
+            #expect(width?.bitPattern == expected?.bitPattern, "\(text)")
         }
     }
 

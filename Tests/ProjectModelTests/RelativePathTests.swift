@@ -8,6 +8,11 @@ import Testing
 @Suite struct RelativePathTests {
     @Test(arguments: ["", "a", "a/b", "A/B.imageset/c.png", "/x", "x/", "Ic\u{F4}ne/\u{1F600}.PNG"])
     func slicesAgreeWithCopies(_ path: String) {
+        for other in ["", "b", "Ic\u{F4}ne", "\u{1F600}/x", "x\u{10FFAF}", String(repeating: "long/", count: 10)] {
+            #expect(RelativePath.join(other, path) == (other.isEmpty ? path : path.isEmpty ? other : other + "/" + path))
+            #expect(
+                RelativePath.join(path, other).utf8.elementsEqual((path.isEmpty ? other : other.isEmpty ? path : path + "/" + other).utf8))
+        }
         #expect(String(RelativePath.parentSlice(path)) == RelativePath.parent(path))
         #expect(String(RelativePath.nameSlice(path)) == RelativePath.name(path))
         #expect(String(RelativePath.nameSlice(RelativePath.parentSlice(path))) == RelativePath.name(RelativePath.parent(path)))

@@ -293,6 +293,9 @@ public final class Engine {
         // plan answer most of them without hashing the project's path and the rule's id again.
         var last: (dir: String, state: ProjectState, base: Int)?
         var lastPlan: (dir: String, rule: String, plan: Int)?
+        // One copy of the tree for the loop: each call on the stored property copied the whole
+        // struct (its dozen arrays retained and released) to keep it while the method ran.
+        let tree = self.tree
         for (i, key) in keys.enumerated() {
             guard let node = known?[i] ?? tree.node(key.subject.path), let dir = subjects.project(of: key.subject.kind, node) else {
                 continue

@@ -103,12 +103,13 @@ struct AppIconSetEvaluation {
             idiom: entry.idiom, size: image.size ?? "", scale: image.scale ?? "", platform: image.platform ?? "",
             appearances: image.appearances.count < 2 ? image.appearances.first ?? "" : image.appearanceKey,
             role: image.role ?? "", subtype: image.subtype ?? "")
-        if let first = seen[key] {
+        // One hash of the key for an entry seen first (the common case); a repeat puts the first
+        // index back.
+        if let first = seen.updateValue(index, forKey: key) {
+            seen[key] = first
             context.report(
                 AppIconSetKind.duplicateSlot, path: contentsPath, line: image.line,
                 message: "images[\(index)] repeats the \(entry.name) slot of images[\(first)]")
-        } else {
-            seen[key] = index
         }
     }
 

@@ -137,6 +137,7 @@ public struct AppIconSetKind: RuleKind {
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard var set = AppIconSetEvaluation(kind: self, subject: subject, context: context) else { return }
         set.reportNotShipped()
+        set.seen.reserveCapacity(set.contents.images.count)
         for (index, entry) in set.contents.images.enumerated() { set.check(entry, at: index) }
         set.reportUnassignedFiles()
         set.checkRequirements()
