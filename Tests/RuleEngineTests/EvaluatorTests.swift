@@ -49,6 +49,12 @@ import Testing
     @Test func aFoldersEvaluationsRunSideBySide() throws {
         let (_, ran, _) = try batch(keepInputs: false)
         #expect(ran.map(\.group) == ran.map(\.group).sorted(), "sorted by folder node")
+        // In a folder, in the order given (`batch` gives its work reversed): the sort is stable.
+        #expect(Set(ran.map(\.group)).count < ran.count, "some folder has several evaluations")
+        for group in Set(ran.map(\.group)) {
+            let plans = ran.filter { $0.group == group }.map(\.plan)
+            #expect(plans == plans.sorted(by: >), "folder \(group)")
+        }
     }
 
     @Test func aOneShotCheckGetsBackOnlyRecordsWithFindings() throws {

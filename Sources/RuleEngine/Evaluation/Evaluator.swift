@@ -44,8 +44,12 @@ struct Evaluator: Sendable {
     ) {
         // A folder's evaluations run side by side (a set and its images, a folder of PNGs): the
         // daemon's bounded facts cache still holds an image when its second reader asks, and
-        // reads stay close on disk. One integer sort.
-        let items = work.sorted { $0.group < $1.group }
+        // reads stay close on disk. One sort of integers (group, then position: the order a
+        // stable sort gives), then one copy of each item: sorting the items themselves moved
+        // structs of strings around, retained and released at each move, on one thread.
+        var order = work.indices.map { UInt64(work[$0].group) << 32 | UInt64(UInt32(truncatingIfNeeded: $0)) }
+        order.sort()
+        let items = order.map { work[Int($0 & 0xFFFF_FFFF)] }
         // Only the records to keep come back (by work index): one that found nothing and read
         // only its own file is not kept by the daemon, and a one-shot check keeps only findings.
         let results = Mutex([(Int, Record)]())
