@@ -106,6 +106,8 @@ struct StrictContentsJSON {
     private mutating func object(depth: Int) -> ContentsValue? {
         pos += 1  // {
         var members: [(key: String, value: ContentsValue)] = []
+        // An image entry has four to seven keys: room for them at once, not grown three times.
+        members.reserveCapacity(8)
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             pos += 1

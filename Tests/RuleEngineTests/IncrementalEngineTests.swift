@@ -74,6 +74,31 @@ import Testing
         #expect(delta.evaluationsRun == Self.perIconEvaluations && delta.removed.count == 1)
     }
 
+    /// A rescan alone (the changes never announced) catches every kind of difference a listing
+    /// can show: a file rewritten, removed, added, replaced by a folder, by a link to a file in
+    /// the tree, and by a link to an icon set folder; and a folder replaced by a file.
+    @Test func aRescanAloneConvergesToAColdRun() throws {
+        let tree = try TempTree(Self.fiftySets())
+        let engine = tree.engine()
+        let set = "App/Assets.xcassets/Set3.appiconset"
+        try tree.write(["App/Assets.xcassets/Set11.appiconset/a.png": .png(PNGSpec(width: 121, height: 120))])
+        try tree.remove(set + "/b.png")
+        try tree.write(["App/Assets.xcassets/Set4.appiconset/extra.png": .png(PNGSpec(width: 1, height: 1))])
+        try tree.remove("App/Assets.xcassets/Set5.appiconset/a.png")
+        try tree.write(["App/Assets.xcassets/Set5.appiconset/a.png/inner.png": .png(PNGSpec(width: 1, height: 1))])
+        try tree.remove("App/Assets.xcassets/Set6.appiconset/a.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.path + "/App/Assets.xcassets/Set6.appiconset/a.png", withDestinationPath: "../Set7.appiconset/a.png")
+        try tree.remove("App/Assets.xcassets/Set8.appiconset")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.path + "/App/Assets.xcassets/Set8.appiconset", withDestinationPath: "Set9.appiconset")
+        try tree.remove("App/Assets.xcassets/Set10.appiconset")
+        try tree.write(["App/Assets.xcassets/Set10.appiconset": .text("not a folder")])
+        _ = engine.rescan()
+        assertEqualsCold(engine, tree)
+        #expect(engine.rescan().evaluationsRun == 0, "a second rescan finds nothing more")
+    }
+
     /// After any sequence of changes the engine equals a cold run (design.md's invariant).
     @Test(arguments: [1, 2, 3, 4])
     func randomOperationsConvergeToAColdRun(seed: UInt64) throws {
