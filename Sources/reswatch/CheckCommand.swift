@@ -103,21 +103,24 @@ struct CheckCommand: ParsableCommand, FailingCommand {
 
     func run() throws {
         let plan = try plan()
+        // Where the check goes is settled first, so that its trees are walked while the rule
+        // modules load (CheckWalks); a problem with it is still reported after theirs.
+        let located = Result { () throws in try locate(try changedArguments()) }
+        let walks = (try? located.get()).map { CheckWalks(roots: $0.roots) }
         let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules, allowUntrustedExec: allowProjectExec)
         let overlay = try CheckOverlay.make(config: config, ignore: ignore, rules: ruleSet)
         let cwd = FileSystem.absolutePath(".")
-        let arguments = try changedArguments()
         let base =
             basePath.map(FileSystem.absolutePath)
             ?? ReportPaths.repositoryRoot(containing: FileSystem.absolutePath(paths[0]), fallback: cwd)
         let reportPaths = ReportPaths(base: base)
-        let (roots, scopes, shownPaths) = try locate(arguments)
+        let (roots, scopes, shownPaths) = try located.get()
         var engines: [Engine] = []
         for root in roots {
             let engine = Engine(
                 root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false, allowProjectExec: allowProjectExec,
                 configOverlay: overlay?.config)
-            engine.fullScan()
+            engine.fullScan(walked: walks?.tree(root))
             engines.append(engine)
             // The process ends after the report: its engines' memory goes back with it, at once,
             // rather than object by object as they are freed (a few ms for 10,000 icons).

@@ -74,6 +74,23 @@ import Testing
         #expect(delta.evaluationsRun == Self.perIconEvaluations && delta.removed.count == 1)
     }
 
+    /// `check` walks its trees while the rule modules load and hands them to the engine: what
+    /// the engine then finds is what its own walk gives; a tree of another root is not taken.
+    @Test func aTreeWalkedBeforehandGivesWhatAScanGives() throws {
+        let tree = try TempTree(Self.fiftySets())
+        try tree.write(["App/Assets.xcassets/Set2.appiconset/a.png": .png(PNGSpec(width: 121, height: 120))])
+        let other = try TempTree(Fixtures.iconSets(2))
+        let own = tree.engine()
+        for walkedRoot in [tree.path, other.path] {
+            var walked = ResourceTree(root: walkedRoot)
+            walked.scanAll(reportAdded: false)
+            let engine = Engine(root: tree.path, rules: Repo.shippedRuleSet(), registry: BuiltinKinds.registry, incremental: false)
+            engine.fullScan(walked: walked)
+            #expect(engine.fileCount == own.fileCount, "\(walkedRoot)")
+            #expect(engine.diagnostics == own.diagnostics, "\(walkedRoot)")
+        }
+    }
+
     /// A rescan alone (the changes never announced) catches every kind of difference a listing
     /// can show: a file rewritten, removed, added, replaced by a folder, by a link to a file in
     /// the tree, and by a link to an icon set folder; and a folder replaced by a file.

@@ -98,11 +98,17 @@ public final class Engine {
 
     // MARK: - public API
 
-    /// Scans everything and evaluates every rule on every subject.
+    /// Scans everything and evaluates every rule on every subject. `walked`: the root already
+    /// walked (`ResourceTree.scanAll`) with this engine's excludes, while something else ran
+    /// (`check` walks the trees while the rule modules load); any other tree is walked again.
     @discardableResult
-    public func fullScan() -> DiagnosticDelta {
+    public func fullScan(walked: ResourceTree? = nil) -> DiagnosticDelta {
         beginDelta()
-        tree.scanAll(reportAdded: false)
+        if let walked, walked.root == tree.root, walked.excludes == tree.excludes {
+            tree = walked
+        } else {
+            tree.scanAll(reportAdded: false)
+        }
         // A scan from scratch forgets what an earlier one cached of this root (a first scan has
         // nothing to forget, and the daemon's 1,000 roots would each look through the shared cache).
         if hasScanned { facts.forget(under: root) }
