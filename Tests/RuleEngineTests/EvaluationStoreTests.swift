@@ -5,6 +5,34 @@ import Testing
 /// The reverse index keeps each input's readers in a small array that becomes a set past its
 /// limit; readers come and go exactly either way.
 @Suite struct EvaluationStoreTests {
+    /// What a record keeps of its inputs, the image's short way included: its own file always,
+    /// a folder subject's own path never, and no file of a folder it listed.
+    @Test func compactedInputs() {
+        let image = Subject(.image, "S.appiconset/a.png")
+        let set = Subject(.assetSet, "S.appiconset")
+        let cases: [(Set<EvaluationInput>, Subject, Set<EvaluationInput>)] = [
+            ([.file(image.path)], image, [.file(image.path)]),
+            ([], image, [.file(image.path)]),
+            ([.file(image.path), .file("Info.plist")], image, [.file(image.path), .file("Info.plist")]),
+            (
+                [.file(image.path), .listing("S.appiconset"), .file("S.appiconset/b.png")], image,
+                [.file(image.path), .listing("S.appiconset")]
+            ),
+            (
+                [.file("S.appiconset/b.png"), .file("Info.plist")], image,
+                [.file(image.path), .file("S.appiconset/b.png"), .file("Info.plist")]
+            ),
+            ([.file(set.path), .listing(set.path), .file("S.appiconset/Contents.json")], set, [.listing(set.path)]),
+            (
+                [.file("S.appiconset/Contents.json"), .subjects(.image, project: "")], set,
+                [.file("S.appiconset/Contents.json"), .subjects(.image, project: "")]
+            ),
+        ]
+        for (inputs, subject, kept) in cases {
+            #expect(EvaluationStore.compacted(inputs, subject: subject) == kept, "\(inputs) of \(subject.path)")
+        }
+    }
+
     static func key(_ i: Int) -> EvaluationStore.Key { .init(rule: "rules/r.yaml#\(i % 3)", subject: Subject(.image, "A/\(i).png")) }
 
     @Test(arguments: [3, EvaluationStore.Readers.limit + 1, 200])

@@ -108,6 +108,13 @@ struct EvaluationStore {
     /// evaluation keeps one entry, not one per image (118k reverse-index entries at 100k files
     /// were a quarter of the daemon's heap).
     static func compacted(_ inputs: Set<EvaluationInput>, subject: Subject) -> Set<EvaluationInput> {
+        // Most evaluations (an image's) read their own file and no listing: kept as they are,
+        // without the copy that inserting into a set shared with the caller makes.
+        if !subject.kind.isDirectory, inputs.count <= 4, inputs.contains(.file(subject.path)),
+            !inputs.contains(where: { if case .listing = $0 { true } else { false } })
+        {
+            return inputs
+        }
         var listed = Set<String>()
         for case .listing(let dir) in inputs { listed.insert(dir) }
         var kept =
