@@ -128,7 +128,8 @@ public enum FileSystem {
     }
 
     /// Entries of a directory, without `.` and `..`, sorted by name.
-    public static func listDirectory(_ path: String) throws(SystemError) -> [DirectoryEntry] {
+    /// `sorted: false` leaves them in `readdir` order (a caller that only looks for a name).
+    public static func listDirectory(_ path: String, sorted: Bool = true) throws(SystemError) -> [DirectoryEntry] {
         var entries: [DirectoryEntry] = []
         try readEntries(path) { entry, _ throws(SystemError) in
             let name = Self.entryName(entry)
@@ -138,7 +139,7 @@ public enum FileSystem {
             }
             entries.append(DirectoryEntry(name: name, isDirectory: isDirectory))
         }
-        entries.sort { $0.name < $1.name }
+        if sorted { entries.sort { $0.name < $1.name } }
         return entries
     }
 

@@ -83,6 +83,28 @@ import Testing
         #expect(ProjectLocator.root(for: "/", isDirectory: true) == "/")
     }
 
+    /// Each marker makes its folder the project, among many other names; a marker's name with
+    /// the wrong kind (a file named like an .xcodeproj, a folder named .reswatch.yaml) does not.
+    @Test func eachProjectMarkerIsFoundAmongManyNames() throws {
+        var files: [String: ExampleFile] = ["Top/.reswatch.yaml": .text("devices: [iphone]\n")]
+        for i in 0..<300 { files["Top/noise-\(i).txt"] = .text("") }
+        for (i, marker) in ["Mid0/project.yml", "Mid1/Project.swift", "Mid2/App.xcodeproj/project.pbxproj", "Mid3/.reswatch.yaml"]
+            .enumerated()
+        {
+            files["Top/" + marker] = .text("")
+            files["Top/Mid\(i)/A.xcassets/S.imageset/Contents.json"] = .text("{}")
+        }
+        files["Top/Fake/Not.xcodeproj"] = .text("a file")
+        files["Top/Fake/.reswatch.yaml/x"] = .text("a folder")
+        files["Top/Fake/A.xcassets/S.imageset/Contents.json"] = .text("{}")
+        let tree = try TempTree(files)
+        for i in 0..<4 {
+            let set = tree.path + "/Top/Mid\(i)/A.xcassets/S.imageset"
+            #expect(ProjectLocator.root(for: set, isDirectory: true) == tree.path + "/Top/Mid\(i)")
+        }
+        #expect(ProjectLocator.root(for: tree.path + "/Top/Fake/A.xcassets/S.imageset", isDirectory: true) == tree.path + "/Top")
+    }
+
     @Test func diagnosticsForAPathNoRootContainsExitsTwo() throws {
         let tree = try TempTree(Self.project)
         let daemon = try DaemonHarness(roots: [tree.path])

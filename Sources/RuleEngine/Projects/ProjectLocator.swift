@@ -14,11 +14,10 @@ public enum ProjectLocator {
         var nearestWeak: String?
         var dir = start
         while true {
-            if let entries = try? FileSystem.listDirectory(dir) {
-                if entries.contains(where: {
-                    ([".reswatch.yaml", "project.yml", "Project.swift"].contains($0.name) && !$0.isDirectory)
-                        || ($0.isDirectory && $0.name.hasSuffix(".xcodeproj"))
-                }) {
+            // Unsorted, names tested on their bytes: the climb lists every folder above the path,
+            // and sorting /tmp's 1,700 names was 9 M instructions of a check's start.
+            if let entries = try? FileSystem.listDirectory(dir, sorted: false) {
+                if entries.contains(where: { isMarker($0) }) {
                     return dir
                 }
                 if nearestWeak == nil, !isContainer(dir),
@@ -37,6 +36,13 @@ public enum ProjectLocator {
         var fallback = start
         while isContainer(fallback) && fallback != "/" { fallback = parent(fallback) }
         return fallback
+    }
+
+    /// A `.reswatch.yaml`, `project.yml` or `Project.swift` file, or an `*.xcodeproj` folder.
+    static func isMarker(_ entry: DirectoryEntry) -> Bool {
+        if entry.isDirectory { return RelativePath.hasSuffix(entry.name, ".xcodeproj") }
+        return RelativePath.equals(entry.name, ".reswatch.yaml") || RelativePath.equals(entry.name, "project.yml")
+            || RelativePath.equals(entry.name, "Project.swift")
     }
 
     /// Asset catalogs, sets, localizations and bundles: resources, never a project's own folder.
