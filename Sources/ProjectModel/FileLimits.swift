@@ -7,7 +7,7 @@ public enum FileLimits {
     public static func bytes(for path: String) -> Int {
         let name = RelativePath.name(path)
         if name == "Contents.json" || name == "icon.json" { return 4 << 20 }
-        if RelativePath.hasSuffixIgnoringCase(name, ".svg") { return 16 << 20 }
+        if RelativePath.hasSuffix(name, ".svg", ignoringCase: true) { return 16 << 20 }
         if name == "project.pbxproj" { return 64 << 20 }
         if name.hasSuffix(".plist") || name.hasSuffix(".xcscheme") { return 8 << 20 }
         if name.hasSuffix(".xcprivacy") { return 1 << 20 }

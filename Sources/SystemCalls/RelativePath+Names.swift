@@ -38,6 +38,7 @@ extension RelativePath {
         return true
     }
 
+    /// Whether `s` starts with `prefix` (ASCII; written in lowercase when `ignoringCase`).
     @inlinable
     public static func hasPrefix(_ s: Substring, _ prefix: StaticString, ignoringCase: Bool = false) -> Bool {
         withBytes(of: s) { matches($0, at: 0, prefix, ignoringCase: ignoringCase) }
@@ -48,6 +49,7 @@ extension RelativePath {
         withBytes(of: s) { matches($0, at: 0, prefix, ignoringCase: ignoringCase) }
     }
 
+    /// Whether `s` ends with `suffix` (ASCII; written in lowercase when `ignoringCase`).
     @inlinable
     public static func hasSuffix(_ s: Substring, _ suffix: StaticString, ignoringCase: Bool = false) -> Bool {
         withBytes(of: s) { matches($0, at: $0.count - suffix.utf8CodeUnitCount, suffix, ignoringCase: ignoringCase) }
@@ -84,34 +86,5 @@ extension RelativePath {
             for offset in 0...last where matches(bytes, at: offset, needle, ignoringCase: ignoringCase) { return true }
             return false
         }
-    }
-
-    /// True when `s` starts with `prefix` (lowercase ASCII), ignoring ASCII case.
-    @inlinable
-    public static func hasPrefixIgnoringCase(_ s: Substring, _ prefix: StaticString) -> Bool {
-        hasPrefix(s, prefix, ignoringCase: true)
-    }
-
-    @inlinable
-    public static func hasPrefixIgnoringCase(_ s: String, _ prefix: StaticString) -> Bool {
-        hasPrefix(s, prefix, ignoringCase: true)
-    }
-
-    /// True when `s` ends with `suffix` (lowercase ASCII), ignoring ASCII case.
-    @inlinable
-    public static func hasSuffixIgnoringCase(_ s: Substring, _ suffix: StaticString) -> Bool {
-        hasSuffix(s, suffix, ignoringCase: true)
-    }
-
-    @inlinable
-    public static func hasSuffixIgnoringCase(_ s: String, _ suffix: StaticString) -> Bool {
-        hasSuffix(s, suffix, ignoringCase: true)
-    }
-
-    /// The extension of a name (after its last `.`; nil without one), as a slice.
-    @inlinable
-    public static func extensionSlice(_ name: Substring) -> Substring? {
-        guard let dot = lastIndex(of: UInt8(ascii: "."), in: name) else { return nil }
-        return name[name.utf8.index(after: dot)...]
     }
 }

@@ -111,7 +111,7 @@ public enum SubjectClassifier {
 
     /// What an entry inside an Icon Composer bundle is: a PNG layer, or nothing of its own.
     public static func iconBundleMember(name: String, isDirectory: Bool) -> SubjectKind? {
-        !isDirectory && !RelativePath.hasPrefix(name, "._") && RelativePath.hasSuffixIgnoringCase(name, ".png") ? .iconLayer : nil
+        !isDirectory && !RelativePath.hasPrefix(name, "._") && RelativePath.hasSuffix(name, ".png", ignoringCase: true) ? .iconLayer : nil
     }
 
     /// The subject a directory entry is, if any (the fast form used when walking listings).
@@ -137,7 +137,7 @@ public enum SubjectClassifier {
         if RelativePath.equals(name, "PrivacyInfo.xcprivacy") { return .privacyManifest }
         if isSource(name) { return .source }
         if RelativePath.hasSuffix(name, ".storyboard") || RelativePath.hasSuffix(name, ".xib") { return .interfaceFile }
-        let isPNG = RelativePath.hasSuffixIgnoringCase(name, ".png")
+        let isPNG = RelativePath.hasSuffix(name, ".png", ignoringCase: true)
         if parentIsAssetSet { return isPNG ? .image : nil }
         if RelativePath.equals(name, "itunesartwork", ignoringCase: true)
             || RelativePath.equals(name, "itunesartwork@2x", ignoringCase: true)
@@ -147,8 +147,8 @@ public enum SubjectClassifier {
         guard isPNG else { return nil }
         // Icons by their names' prefixes; launch images may carry a custom base (UILaunchImageFile
         // "Legacy-Default"): any "default".
-        if RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon")
-            || RelativePath.hasPrefixIgnoringCase(name, "itunesartwork")
+        if RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true)
+            || RelativePath.hasPrefix(name, "itunesartwork", ignoringCase: true)
             || RelativePath.contains("default", in: name[...], ignoringCase: true)
         {
             return .image

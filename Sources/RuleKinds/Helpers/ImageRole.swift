@@ -20,7 +20,7 @@ enum ImageRole {
             return type == "appiconset"
         }
         let name = RelativePath.nameSlice(path)
-        return RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon")
-            || RelativePath.hasPrefixIgnoringCase(name, "itunesartwork")
+        return RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true)
+            || RelativePath.hasPrefix(name, "itunesartwork", ignoringCase: true)
     }
 }

@@ -23,8 +23,8 @@ public struct StrayIconTemplateKind: RuleKind {
     public func applies(to subject: Subject) -> Bool {
         let name = RelativePath.nameSlice(subject.path)
         let parent = RelativePath.parentSlice(subject.path)
-        return (RelativePath.hasPrefixIgnoringCase(name, "icon") || RelativePath.hasPrefixIgnoringCase(name, "appicon"))
-            && RelativePath.hasSuffixIgnoringCase(name, ".png")
+        return (RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true))
+            && RelativePath.hasSuffix(name, ".png", ignoringCase: true)
             && SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(parent)) == nil
             && !RelativePath.hasSuffix(parent, ".lproj")
     }

@@ -107,7 +107,7 @@ public struct IconComposerBundleKind: RuleKind {
                         + (near ?? (entries.isEmpty ? " (the bundle has no Assets/ files)" : "")))
                 continue
             }
-            guard RelativePath.hasSuffixIgnoringCase(name[...], ".svg"), parsed < Self.maximumLayerFiles else { continue }
+            guard RelativePath.hasSuffix(name[...], ".svg", ignoringCase: true), parsed < Self.maximumLayerFiles else { continue }
             parsed += 1
             let path = RelativePath.join(assets, name)
             switch context.read(path) {
