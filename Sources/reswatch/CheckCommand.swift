@@ -104,9 +104,10 @@ struct CheckCommand: ParsableCommand, FailingCommand {
     func run() throws {
         let plan = try plan()
         // Where the check goes is settled first, so that its trees are walked while the rule
-        // modules load (CheckWalks); a problem with it is still reported after theirs.
-        let located = Result { () throws in try locate(try changedArguments()) }
-        let walks = (try? located.get()).map { CheckWalks(roots: $0.roots) }
+        // modules load (CheckWalks). Not with --changed-since, which asks git and says what it
+        // found; and a problem with the paths is said only after the modules' own, as it was.
+        let early = changedSince == nil ? Result { () throws(PathProblem) in try locate(paths.map(FileSystem.absolutePath)) } : nil
+        let walks = (try? early?.get()).map { CheckWalks(roots: $0.roots) }
         let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules, allowUntrustedExec: allowProjectExec)
         let overlay = try CheckOverlay.make(config: config, ignore: ignore, rules: ruleSet)
         let cwd = FileSystem.absolutePath(".")
@@ -114,7 +115,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             basePath.map(FileSystem.absolutePath)
             ?? ReportPaths.repositoryRoot(containing: FileSystem.absolutePath(paths[0]), fallback: cwd)
         let reportPaths = ReportPaths(base: base)
-        let (roots, scopes, shownPaths) = try located.get()
+        let (roots, scopes, shownPaths) = try located(early)
         var engines: [Engine] = []
         for root in roots {
             let engine = Engine(
@@ -190,10 +191,31 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         return changed
     }
 
-    /// Each argument is judged within its enclosing project; arguments of one project share it.
-    func locate(_ arguments: [String]) throws -> (
+    /// The paths located before the rules loaded (`early`), or now (with --changed-since); a
+    /// problem with them said here, after the rules' own.
+    func located(_ early: Result<Located, PathProblem>?) throws -> Located {
+        let result: Result<Located, PathProblem>
+        if let early {
+            result = early
+        } else {
+            let arguments = try changedArguments()
+            result = Result { () throws(PathProblem) in try locate(arguments) }
+        }
+        do { return try result.get() } catch { throw Self.fail(error.message) }
+    }
+
+    /// Where a check goes: its roots, the scopes asked about in each, and each path as given.
+    typealias Located = (
         roots: [String], scopes: [String: [DiagnosticScope]], shown: [(root: String, scope: String, shown: String)]
-    ) {
+    )
+
+    /// A path that cannot be checked: said by the caller, in its turn (`run`).
+    struct PathProblem: Error {
+        let message: String
+    }
+
+    /// Each argument is judged within its enclosing project; arguments of one project share it.
+    func locate(_ arguments: [String]) throws(PathProblem) -> Located {
         var roots: [String] = []
         var scopes: [String: [DiagnosticScope]] = [:]
         var shownPaths: [(root: String, scope: String, shown: String)] = []
@@ -201,7 +223,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             let shown = paths.first { FileSystem.absolutePath($0) == argument } ?? argument
             let status: FileStatus
             do { status = try FileSystem.statusFollowingLinks(argument) } catch {
-                throw Self.fail("cannot check \(shown): \(error.reason)")
+                throw PathProblem(message: "cannot check \(shown): \(error.reason)")
             }
             let isDirectory = status.kind == .directory
             // A link to a folder, named on the command line, is checked where it leads: the walk
@@ -210,7 +232,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             if isDirectory, (try? FileSystem.status(argument))?.kind == .symlink, let real = FileSystem.realPath(argument) {
                 absolute = real
             }
-            if isDirectory && !FileSystem.isReadable(absolute) { throw Self.fail("cannot check \(shown): Permission denied") }
+            if isDirectory && !FileSystem.isReadable(absolute) { throw PathProblem(message: "cannot check \(shown): Permission denied") }
             let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
             if scopes[root] == nil { roots.append(root) }
             let relative = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))

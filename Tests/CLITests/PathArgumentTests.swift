@@ -83,6 +83,22 @@ import Testing
         #expect(ProjectLocator.root(for: "/", isDirectory: true) == "/")
     }
 
+    /// `check` locates its paths before the rule modules load (to walk them meanwhile), but says
+    /// what is wrong in the order it always did: no rule in force first, and alone; a path that
+    /// cannot be checked only when the rules are in force.
+    @Test func aPathProblemIsSaidAfterTheRulesOwn() throws {
+        let empty = try TempTree([:])
+        var env = ProcessInfo.processInfo.environment
+        env["RESWATCH_SHIPPED_RULES"] = empty.path
+        let noRules = try runCommand(Repo.binary, ["check", "/nonexistent-reswatch-path"], environment: env)
+        #expect(noRules.status == 2)
+        #expect(noRules.stderr.contains("no rule is in force"), "\(noRules.stderr)")
+        #expect(!noRules.stderr.contains("cannot check"), "the path is not judged without rules: \(noRules.stderr)")
+        let noPath = try runCommand(Repo.binary, ["check", "/nonexistent-reswatch-path"])
+        #expect(noPath.status == 2)
+        #expect(noPath.stderr == "reswatch: cannot check /nonexistent-reswatch-path: No such file or directory\n", "\(noPath.stderr)")
+    }
+
     /// Each marker makes its folder the project, among many other names; a marker's name with
     /// the wrong kind (a file named like an .xcodeproj, a folder named .reswatch.yaml) does not.
     @Test func eachProjectMarkerIsFoundAmongManyNames() throws {

@@ -59,11 +59,9 @@ public struct Subject: Sendable, Hashable, Comparable {
 
 /// Path-based classification of subjects.
 public enum SubjectClassifier {
-    /// The extensions of asset set folders (`assetSetType(ofDirectory:)`, any ASCII case).
-    public static let assetSetExtensions = ["appiconset", "imageset", "launchimage"]
-
     public static func assetSetType(ofDirectory name: String) -> String? { assetSetType(ofDirectory: name[...]) }
 
+    /// "appiconset", "imageset" or "launchimage" for a folder so named (any ASCII case), else nil.
     public static func assetSetType(ofDirectory name: Substring) -> String? {
         // On the name's bytes, no copy: a rule's `applies(to:)` asks this for every image.
         RelativePath.withBytes(of: name) { bytes in
