@@ -68,14 +68,15 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public func isDirectory(_ path: String) -> Bool {
         record(.file(path))
-        return tree.node(path, from: anchor).map(tree.isDirectory(node:)) ?? false
+        guard let node = tree.node(path, from: anchor) else { return false }
+        return tree.isDirectory(node: node)
     }
 
     public func read(_ path: String) -> Result<[UInt8], SystemError> {
         record(.file(path))
         let node = tree.node(path, from: anchor)
         if let node, tree.isDirectory(node: node) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
-        guard let status = node.flatMap(tree.status(ofNode:)) else {
+        guard let node, let status = tree.status(ofNode: node) else {
             return .failure(SystemError(call: "open", path: absolute(path), errno: 2))
         }
         switch tree.contentPath(path, status: status) {
