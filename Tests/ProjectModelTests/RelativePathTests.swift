@@ -76,4 +76,22 @@ import Testing
             }
         }
     }
+
+    /// A name and a parent found on a path's bytes are the bytes of `nameSlice` and
+    /// `parentSlice`, for paths with and without slashes, with empty parts, and with characters
+    /// beyond ASCII and bytes that are not UTF-8 (held as U+10FFxx).
+    @Test(arguments: [
+        "", "a", "/", "a/", "/a", "a/b", "a//b", "Assets.xcassets/AppIcon.appiconset/Icon-60@2x.png", "\u{1F600}/\u{301}x",
+        "x\u{10FF2E}y/z\u{10FF80}", "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w.png",
+    ])
+    func namesAndParentsOnBytesAreTheSlices(_ path: String) {
+        RelativePath.withBytes(of: path) { bytes in
+            #expect(Array(RelativePath.name(in: bytes)) == Array(RelativePath.nameSlice(path).utf8))
+            #expect(Array(RelativePath.parent(in: bytes)) == Array(RelativePath.parentSlice(path).utf8))
+            let parentName = RelativePath.name(in: RelativePath.parent(in: bytes))
+            #expect(Array(parentName) == Array(RelativePath.nameSlice(RelativePath.parentSlice(path)).utf8))
+            #expect(RelativePath.hasSuffix(bytes, ".png") == RelativePath.hasSuffix(path, ".png"))
+            #expect(RelativePath.hasPrefix(bytes, "a/", ignoringCase: true) == RelativePath.hasPrefix(path, "a/", ignoringCase: true))
+        }
+    }
 }

@@ -64,14 +64,22 @@ public enum SubjectClassifier {
     /// "appiconset", "imageset" or "launchimage" for a folder so named (any ASCII case), else nil.
     public static func assetSetType(ofDirectory name: Substring) -> String? {
         // On the name's bytes, no copy: a rule's `applies(to:)` asks this for every image.
-        RelativePath.withBytes(of: name) { bytes in
-            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-            let ext = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
-            if RelativePath.equals(ext, "appiconset", ignoringCase: true) { return "appiconset" }
-            if RelativePath.equals(ext, "imageset", ignoringCase: true) { return "imageset" }
-            if RelativePath.equals(ext, "launchimage", ignoringCase: true) { return "launchimage" }
-            return nil
-        }
+        RelativePath.withBytes(of: name) { assetSetType(ofDirectory: $0) }
+    }
+
+    /// `assetSetType(ofDirectory:)` of a name's bytes.
+    public static func assetSetType(ofDirectory bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let ext = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
+        if RelativePath.equals(ext, "appiconset", ignoringCase: true) { return "appiconset" }
+        if RelativePath.equals(ext, "imageset", ignoringCase: true) { return "imageset" }
+        if RelativePath.equals(ext, "launchimage", ignoringCase: true) { return "launchimage" }
+        return nil
+    }
+
+    /// Whether the folder `path` is in is an asset set (`assetSetType` of its name is not nil).
+    public static func parentIsAssetSet(_ path: String) -> Bool {
+        RelativePath.withBytes(of: path) { assetSetType(ofDirectory: RelativePath.name(in: RelativePath.parent(in: $0))) != nil }
     }
 
     /// Subjects that a path is, given whether it is a directory.

@@ -15,12 +15,14 @@ enum ImageRole {
 
     /// In an `.appiconset`, or a loose file named like an app icon (Icon*.png, AppIcon*.png, iTunesArtwork).
     static func isAppIcon(_ path: String) -> Bool {
-        // Slices, not copies: this runs for every image.
-        if let type = SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(RelativePath.parentSlice(path))) {
-            return type == "appiconset"
+        // On the path's bytes, no copies: this runs for every image.
+        RelativePath.withBytes(of: path) { bytes in
+            if let type = SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(in: RelativePath.parent(in: bytes))) {
+                return type == "appiconset"
+            }
+            let name = RelativePath.name(in: bytes)
+            return RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true)
+                || RelativePath.hasPrefix(name, "itunesartwork", ignoringCase: true)
         }
-        let name = RelativePath.nameSlice(path)
-        return RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true)
-            || RelativePath.hasPrefix(name, "itunesartwork", ignoringCase: true)
     }
 }

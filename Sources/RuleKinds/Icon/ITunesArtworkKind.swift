@@ -22,7 +22,7 @@ public struct ITunesArtworkKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func applies(to subject: Subject) -> Bool {
-        RelativePath.hasPrefix(RelativePath.nameSlice(subject.path), "itunesartwork", ignoringCase: true)
+        RelativePath.withBytes(of: subject.path) { RelativePath.hasPrefix(RelativePath.name(in: $0), "itunesartwork", ignoringCase: true) }
     }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {

@@ -21,12 +21,16 @@ public struct StrayIconTemplateKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func applies(to subject: Subject) -> Bool {
-        let name = RelativePath.nameSlice(subject.path)
-        let parent = RelativePath.parentSlice(subject.path)
-        return (RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true))
-            && RelativePath.hasSuffix(name, ".png", ignoringCase: true)
-            && SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(parent)) == nil
-            && !RelativePath.hasSuffix(parent, ".lproj")
+        RelativePath.withBytes(of: subject.path) { path in
+            let name = RelativePath.name(in: path)
+            guard
+                RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true),
+                RelativePath.hasSuffix(name, ".png", ignoringCase: true)
+            else { return false }
+            let parent = RelativePath.parent(in: path)
+            return SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(in: parent)) == nil
+                && !RelativePath.hasSuffix(parent, ".lproj")
+        }
     }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {

@@ -57,7 +57,7 @@ public struct LaunchImagesKind: RuleKind {
     /// Loose images and .launchimage sets; images inside asset sets are the set's business.
     public func applies(to subject: Subject) -> Bool {
         if subject.kind == .assetSet { return RelativePath.hasSuffix(subject.path, ".launchimage") }
-        return SubjectClassifier.assetSetType(ofDirectory: RelativePath.nameSlice(RelativePath.parentSlice(subject.path))) == nil
+        return !SubjectClassifier.parentIsAssetSet(subject.path)
     }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {

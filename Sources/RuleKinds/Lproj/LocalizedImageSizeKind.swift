@@ -19,7 +19,9 @@ public struct LocalizedImageSizeKind: RuleKind {
 
     public init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(RelativePath.parentSlice(subject.path), ".lproj") }
+    public func applies(to subject: Subject) -> Bool {
+        RelativePath.withBytes(of: subject.path) { RelativePath.hasSuffix(RelativePath.parent(in: $0), ".lproj") }
+    }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let name = RelativePath.name(subject.path)
