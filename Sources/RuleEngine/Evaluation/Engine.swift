@@ -297,7 +297,10 @@ public final class Engine {
         var contextBase: [String: Int] = [:]
         // Keys come grouped by project and kind: the last project's state and the last rule's
         // plan answer most of them without hashing the project's path and the rule's id again.
-        var last: (dir: String, state: ProjectState, base: Int)?
+        // The states are held once in `states` and named by index: copying one per key (its
+        // contexts, inputs and rules retained and released) was a third of this serial loop.
+        var states: [ProjectState] = []
+        var last: (dir: String, state: Int, base: Int)?
         var lastPlan: (dir: String, rule: String, plan: Int)?
         // One copy of the tree for the loop: each call on the stored property copied the whole
         // struct (its dozen arrays retained and released) to keep it while the method ran.
@@ -306,18 +309,19 @@ public final class Engine {
             guard let node = known?[i] ?? tree.node(key.subject.path), let dir = subjects.project(of: key.subject.kind, node) else {
                 continue
             }
-            let state: ProjectState
+            let stateIndex: Int
             let base: Int
             if let l = last, l.dir == dir {
-                (state, base) = (l.state, l.base)
+                (stateIndex, base) = (l.state, l.base)
             } else {
-                state = projectState(dir)
+                states.append(projectState(dir))
+                stateIndex = states.count - 1
                 if contextBase[dir] == nil {
                     contextBase[dir] = contexts.count
-                    contexts += state.contexts
+                    contexts += states[stateIndex].contexts
                 }
                 base = contextBase[dir]!
-                last = (dir, state, base)
+                last = (dir, stateIndex, base)
             }
             // A plan only for the rules this batch runs: a file change runs two or three of a
             // project's rules, and planning all of them was most of a small batch's time.
@@ -327,7 +331,7 @@ public final class Engine {
             } else if let known = planIndex[dir]?[key.rule] {
                 plan = known
             } else {
-                guard let rule = state.rules.rules.first(where: { $0.source == key.rule }) else { continue }
+                guard let rule = states[stateIndex].rules.rules.first(where: { $0.source == key.rule }) else { continue }
                 plan = plans.count
                 // Any kind may say what it could not read, or what it left unjudged.
                 plans.append(
@@ -337,7 +341,8 @@ public final class Engine {
             lastPlan = (dir, key.rule, plan)
             let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)
             work.append(
-                Evaluator.Work(key: key, plan: plan, context: base + state.contextIndex(for: key.subject.path), group: group, node: node))
+                Evaluator.Work(
+                    key: key, plan: plan, context: base + states[stateIndex].contextIndex(for: key.subject.path), group: group, node: node))
         }
         let evaluator = Evaluator(
             root: root, tree: tree, subjects: subjects, facts: facts, parsed: parsed, keepInputs: incremental, cores: cores)
