@@ -143,9 +143,14 @@ public enum AssetContentsReader {
     /// (data sets), "symbols" (symbol image sets).
     public static func parse(_ bytes: [UInt8], entriesKey key: String = "images") -> Result<AssetContents, ContentsError> {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .failure(.empty) }
+        // The usual file: its entries read straight from the bytes (ContentsEntries.swift).
+        if let direct = StrictContentsJSON.entries(bytes, key: key) {
+            return .success(AssetContents(images: direct.entries, hasImagesKey: direct.hasKey))
+        }
         let top: ContentsValue
-        if let strict = StrictContentsJSON.parse(bytes) {
-            top = strict
+        var entryLines: [Int]?
+        if let strict = StrictContentsJSON.parse(bytes, entriesKey: key) {
+            (top, entryLines) = (strict.value, strict.entryLines)
         } else {
             // Outside the strict reader's subset (or not JSON): JSONSerialization decides, and says why.
             do {
@@ -156,15 +161,18 @@ public enum AssetContentsReader {
                 return .failure(.invalidJSON(detail, line: lineOfCharacterOffset(in: bytes, message: detail)))
             }
         }
-        return shape(top, bytes: bytes, key: key)
+        return shape(top, bytes: bytes, key: key, entryLines: entryLines)
     }
 
     /// The entries of a parsed Contents.json, or what is wrong with its shape.
-    static func shape(_ top: ContentsValue, bytes: [UInt8], key: String) -> Result<AssetContents, ContentsError> {
+    /// `entryLines`: where each entry starts, when the reader knew; else found by `lines(ofEntriesIn:)`.
+    static func shape(_ top: ContentsValue, bytes: [UInt8], key: String, entryLines known: [Int]? = nil) -> Result<
+        AssetContents, ContentsError
+    > {
         guard top.isObject else {
             return .failure(.wrongShape("the top level is not a JSON object", line: 1))
         }
-        let entryLines = lines(ofEntriesIn: bytes, key: key)
+        let entryLines = known ?? lines(ofEntriesIn: bytes, key: key)
         guard let rawImages = top[key] else {
             return .success(AssetContents(images: [], hasImagesKey: false))
         }

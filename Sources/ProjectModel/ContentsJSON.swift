@@ -54,8 +54,18 @@ enum ContentsValue {
 /// with one reading, so JSONSerialization would read it the same (ContentsJSONTests holds
 /// that on every Contents.json of the corpus and on mutations of them).
 struct StrictContentsJSON {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var pos = 0
+    // Internal, not private: the entries reader (ContentsEntries.swift) reads with them.
+    let bytes: UnsafeBufferPointer<UInt8>
+    var pos = 0
+    /// The line of `pos`, 1-based. A line feed can only be whitespace here (a string with a
+    /// control character is outside the subset), so `skipWhitespace` counts every one.
+    var line = 1
+    /// The top-level key whose array's items have their lines recorded (`entryLines`).
+    private let entriesKey: String?
+    /// Set between reading `entriesKey` at the top level and reading its value.
+    private var entriesValueNext = false
+    /// The line where each item of the `entriesKey` array starts, in order.
+    private var entryLines: [Int] = []
     static let maximumDepth = 32
     /// Integer and fraction digits of a number this reader takes (more: JSONSerialization's call).
     static let maximumDigits = 15
@@ -65,31 +75,43 @@ struct StrictContentsJSON {
     /// at most a dozen.
     static let maximumMembers = 64
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>, entriesKey: String?) {
+        self.bytes = bytes
+        self.entriesKey = entriesKey
+    }
 
     /// The top-level object, or nil when the text is outside the subset (or not JSON).
-    static func parse(_ data: [UInt8]) -> ContentsValue? {
+    static func parse(_ data: [UInt8]) -> ContentsValue? { parse(data, entriesKey: nil)?.value }
+
+    /// The top-level object and the line where each item of its `entriesKey` array starts (none
+    /// when the key is absent or not an array), or nil when the text is outside the subset. The
+    /// lines come with the parse: finding them in a second pass over the bytes was a fifth of
+    /// reading a Contents.json.
+    static func parse(_ data: [UInt8], entriesKey: String?) -> (value: ContentsValue, entryLines: [Int])? {
         data.withUnsafeBufferPointer { buffer in
-            var reader = StrictContentsJSON(buffer)
+            var reader = StrictContentsJSON(buffer, entriesKey: entriesKey)
             reader.skipWhitespace()
             guard reader.peek == UInt8(ascii: "{"), let top = reader.value(depth: 0) else { return nil }
             reader.skipWhitespace()
-            return reader.pos == buffer.count ? top : nil
+            return reader.pos == buffer.count ? (top, reader.entryLines) : nil
         }
     }
 
-    private var peek: UInt8? { pos < bytes.count ? bytes[pos] : nil }
+    var peek: UInt8? { pos < bytes.count ? bytes[pos] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while pos < bytes.count {
             switch bytes[pos] {
-            case 0x20, 0x0A, 0x0D, 0x09: pos += 1
+            case 0x20, 0x0D, 0x09: pos += 1
+            case 0x0A:
+                pos += 1
+                line += 1
             default: return
             }
         }
     }
 
-    private mutating func value(depth: Int) -> ContentsValue? {
+    mutating func value(depth: Int) -> ContentsValue? {
         guard depth < Self.maximumDepth, let c = peek else { return nil }
         switch c {
         case UInt8(ascii: "{"): return object(depth: depth)
@@ -123,7 +145,9 @@ struct StrictContentsJSON {
             guard peek == UInt8(ascii: ":") else { return nil }
             pos += 1
             skipWhitespace()
+            entriesValueNext = depth == 0 && entriesKey == key
             guard let v = value(depth: depth + 1) else { return nil }
+            entriesValueNext = false
             members.append((key, v))
             skipWhitespace()
             switch peek {
@@ -138,6 +162,8 @@ struct StrictContentsJSON {
 
     private mutating func array(depth: Int) -> ContentsValue? {
         pos += 1  // [
+        let recordLines = entriesValueNext
+        entriesValueNext = false
         var items: [ContentsValue] = []
         skipWhitespace()
         if peek == UInt8(ascii: "]") {
@@ -146,6 +172,7 @@ struct StrictContentsJSON {
         }
         while true {
             skipWhitespace()
+            if recordLines { entryLines.append(line) }
             guard let v = value(depth: depth + 1) else { return nil }
             items.append(v)
             skipWhitespace()
@@ -160,15 +187,19 @@ struct StrictContentsJSON {
     }
 
     /// A string of printable ASCII without escapes; nil for anything else.
-    private mutating func string() -> String? {
+    mutating func string() -> String? {
+        stringRange().map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+    }
+
+    /// `string()`'s text as its range in `bytes` (the quotes left out), without making a String.
+    mutating func stringRange() -> Range<Int>? {
         pos += 1  // "
         let start = pos
         while pos < bytes.count {
             let c = bytes[pos]
             if c == UInt8(ascii: "\"") {
-                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
                 pos += 1
-                return s
+                return start..<(pos - 1)
             }
             // A backslash, a control character or a byte beyond ASCII: left to JSONSerialization.
             guard c >= 0x20, c < 0x7F, c != UInt8(ascii: "\\") else { return nil }

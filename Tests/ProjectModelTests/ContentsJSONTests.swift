@@ -49,6 +49,90 @@ import Testing
         #expect(contents.images.map(\.line) == [4, 6])
     }
 
+    /// In the strict subset the reader says where each entry starts as it parses: CRLF and blank
+    /// lines, two entries on one line, a non-object entry (its own line, so the shape error points
+    /// at it), and the key's name as a string value earlier, followed by another array of objects
+    /// (a scan for the first `"images"` would take that array's lines).
+    @Test func entryLinesComeFromTheStrictReader() throws {
+        let json =
+            "{\r\n  \"info\" : { \"author\" : \"images\", \"tags\" : [ { \"a\" : \"b\" } ] },\r\n\r\n"
+            + "  \"images\" : [\r\n    { \"filename\" : \"a.png\" }, { \"filename\" : \"b.png\" },\r\n\r\n"
+            + "    {\n \"filename\" : \"c.png\" }\r\n  ]\r\n}\r\n"
+        let parsed = try #require(StrictContentsJSON.parse(Array(json.utf8), entriesKey: "images"))
+        #expect(parsed.entryLines == [5, 5, 7])
+        let contents = try AssetContentsReader.parse(Array(json.utf8)).get()
+        #expect(contents.images.map(\.filename) == ["a.png", "b.png", "c.png"])
+        #expect(contents.images.map(\.line) == [5, 5, 7])
+        // Only the top-level key's array: the same name deeper records nothing.
+        let nested = #"{"info":{"images":[{"a":"b"}]}}"#
+        #expect(try #require(StrictContentsJSON.parse(Array(nested.utf8), entriesKey: "images")).entryLines.isEmpty)
+        let notObject = "{\n\"images\" : [\n{ \"filename\" : \"a.png\" },\n\"b.png\"\n]\n}"
+        guard case .failure(let e) = AssetContentsReader.parse(Array(notObject.utf8)) else {
+            Issue.record("a string entry")
+            return
+        }
+        #expect(e.description == "images[1] is not an object (line 4)")
+    }
+
+    /// The entries reader takes the usual shapes, unknown members and all, and gives what the
+    /// value tree and the shape check give.
+    @Test(arguments: [
+        ContentsJSONTests.xcodeStyle,
+        #"{"images":[]}"#,
+        #"{"info":{"author":"xcode","version":1}}"#,
+        #"{"images":[{}],"info":{"x":[[[{"y":null}]]]}}"#,
+        #"{"images":[{"filename":"a.png","minimum-system-version":"14.0","extent":"full-screen","orientation":"portrait","#
+            + #""subtype":"retina4","role":"x","platform":"ios","unknown":{"k":[1,2.5,-3,true]}}]}"#,
+        #"{"images":[{"appearances":[],"idiom":"universal"},"#
+            + #"{"appearances":[{"value":"dark","appearance":"luminosity","extra":0}]}]}"#,
+        "{\n  \"images\" : [\n\n    { \"size\" : \"20x20\" }, { \"size\" : \"29x29\" }\r\n  ]\n}\n",
+    ])
+    func entriesAreReadStraightAsTheShapeCheckReadsThem(text: String) throws {
+        let bytes = Array(text.utf8)
+        let direct = try #require(StrictContentsJSON.entries(bytes, key: "images"))
+        let tree = try Self.viaTree(bytes).get()
+        #expect(AssetContents(images: direct.entries, hasImagesKey: direct.hasKey) == tree)
+        #expect(try AssetContentsReader.parse(bytes).get() == tree)
+    }
+
+    static let noPair = "has an entry without appearance/value"
+
+    /// Each of these is valid JSON in the subset, of a shape the entries reader leaves to the value
+    /// tree: the shape check's verdict and its line are the same as before.
+    @Test(arguments: [
+        (#"{"images":{"a":"b"}}"#, "\"images\" is not an array (line 1)"),
+        ("{\"images\":[\n{\"size\":\"1x1\"},\n\"b.png\"]}", "images[1] is not an object (line 3)"),
+        (#"{"images":[{"size":1}]}"#, "images[0].size is not a string (line 1)"),
+        (#"{"images":[{"scale":null}]}"#, "images[0].scale is not a string (line 1)"),
+        (#"{"images":[{"appearances":{"a":"b"}}]}"#, "images[0].appearances is not an array (line 1)"),
+        (#"{"images":[{"appearances":[{"appearance":"luminosity"}]}]}"#, "images[0].appearances \(ContentsJSONTests.noPair) (line 1)"),
+        (#"{"images":[{"appearances":[{"appearance":"dark","value":1}]}]}"#, "images[0].appearances \(ContentsJSONTests.noPair) (line 1)"),
+        (#"{"images":[{"appearances":["dark"]}]}"#, "images[0].appearances \(ContentsJSONTests.noPair) (line 1)"),
+    ])
+    func otherShapesAreLeftToTheShapeCheck(text: String, message: String) throws {
+        let bytes = Array(text.utf8)
+        #expect(StrictContentsJSON.entries(bytes, key: "images") == nil)
+        guard case .failure(let e) = AssetContentsReader.parse(bytes) else {
+            Issue.record("accepted: \(text)")
+            return
+        }
+        #expect(e.description == message)
+    }
+
+    /// Outside the subset (a repeated key in an entry, in an appearance, at the top; an escape;
+    /// too deep) the entries reader answers nil, as the strict reader does.
+    @Test(arguments: [
+        #"{"images":[{"size":"1x1","size":"2x2"}]}"#,
+        #"{"images":[{"appearances":[{"value":"a","value":"b","appearance":"c"}]}]}"#,
+        #"{"images":[],"images":[]}"#,
+        #"{"images":[{"filename":"a\u0062.png"}]}"#,
+        "{\"images\":[{\"x\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}]}",
+    ])
+    func outsideTheSubsetTheEntriesReaderAnswersNothing(text: String) {
+        #expect(StrictContentsJSON.entries(Array(text.utf8), key: "images") == nil)
+        #expect(StrictContentsJSON.parse(Array(text.utf8)) == nil)
+    }
+
     /// Each of these is left to JSONSerialization: valid JSON outside the subset, or not JSON.
     @Test(arguments: [
         #"{"images":[{"filename":"a\u00e9.png"}]}"#,  // an escape
@@ -116,11 +200,18 @@ import Testing
         var generator = SeededGenerator(seed: 30)
         var strictAccepted = 0
         var mutantsAccepted = 0
+        var directAccepted = 0
         for path in files {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            if let strict = StrictContentsJSON.parse(bytes) {
+            if let strict = StrictContentsJSON.parse(bytes, entriesKey: "images") {
                 strictAccepted += 1
-                #expect(Self.same(strict, try Self.reference(bytes)), "\(path)")
+                #expect(Self.same(strict.value, try Self.reference(bytes)), "\(path)")
+                // The lines the reader records are the ones the scan over the bytes finds.
+                #expect(strict.entryLines == AssetContentsReader.lines(ofEntriesIn: bytes), "\(path)")
+            }
+            if let direct = StrictContentsJSON.entries(bytes, key: "images") {
+                directAccepted += 1
+                #expect(AssetContents(images: direct.entries, hasImagesKey: direct.hasKey) == (try? Self.viaTree(bytes).get()), "\(path)")
             }
             for _ in 0..<40 where !bytes.isEmpty {
                 var mutant = bytes
@@ -130,6 +221,11 @@ import Testing
                 case 1: mutant[i] = Self.alphabet.randomElement(using: &generator)!
                 default: mutant.insert(mutant[i], at: i)
                 }
+                if let direct = StrictContentsJSON.entries(mutant, key: "images") {
+                    #expect(
+                        AssetContents(images: direct.entries, hasImagesKey: direct.hasKey) == (try? Self.viaTree(mutant).get()),
+                        "\(path) mutated at \(i)")
+                }
                 guard let strict = StrictContentsJSON.parse(mutant) else { continue }
                 mutantsAccepted += 1
                 let reference = try? Self.reference(mutant)
@@ -138,10 +234,21 @@ import Testing
         }
         // The subset covers the corpus's files, and the mutations reach both sides.
         #expect(strictAccepted * 10 >= files.count * 9)
+        #expect(directAccepted * 10 >= files.count * 9, "the entries reader takes the corpus's files too")
         #expect(mutantsAccepted > 0)
     }
 
     static let alphabet = Array("{}[]:,\"\\ \n0123456789-.eEtrufalsn\u{7F}".utf8) + [0x00, 0xC3]
+
+    /// What `AssetContentsReader.parse` gave before the entries reader: the value tree (strict or
+    /// JSONSerialization's) and the shape check.
+    static func viaTree(_ bytes: [UInt8]) -> Result<AssetContents, ContentsError> {
+        if let strict = StrictContentsJSON.parse(bytes, entriesKey: "images") {
+            return AssetContentsReader.shape(strict.value, bytes: bytes, key: "images", entryLines: strict.entryLines)
+        }
+        guard let top = try? reference(bytes) else { return .failure(.invalidJSON("", line: nil)) }
+        return AssetContentsReader.shape(top, bytes: bytes, key: "images")
+    }
 
     static func reference(_ bytes: [UInt8]) throws -> ContentsValue {
         ContentsValue(foundation: try JSONSerialization.jsonObject(with: Data(bytes), options: []))
