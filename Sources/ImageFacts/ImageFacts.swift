@@ -23,22 +23,38 @@ public enum ImageKind: String, Sendable, Hashable {
 
     /// Identifies content by its magic number.
     public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageKind where C.Index == Int {
-        let b = Array(bytes.prefix(16))
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            b.count >= offset + magic.count && Array(b[offset..<offset + magic.count]) == magic
+        // The first 16 bytes on the stack, compared in place: the seven arrays the tests below made
+        // were 1,100 instructions an image.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { b in
+            var n = 0
+            for byte in bytes.prefix(16) {
+                b[n] = byte
+                n += 1
+            }
+            return sniff(UnsafeBufferPointer(rebasing: b[..<n]))
+        }
+    }
+
+    private static func sniff(_ b: UnsafeBufferPointer<UInt8>) -> ImageKind {
+        func starts(_ magic: StaticString, at offset: Int = 0) -> Bool {
+            let count = magic.utf8CodeUnitCount
+            guard b.count >= offset + count else { return false }
+            for i in 0..<count where b[offset + i] != magic.utf8Start[i] { return false }
+            return true
+        }
+        func starts(_ magic: (UInt8, UInt8, UInt8, UInt8)) -> Bool {
+            b.count >= 4 && b[0] == magic.0 && b[1] == magic.1 && b[2] == magic.2 && b[3] == magic.3
         }
         if b.isEmpty { return .empty }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts(Array("GIF8".utf8)) { return .gif }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts(Array("ftyp".utf8), at: 4) && (starts(Array("heic".utf8), at: 8) || starts(Array("mif1".utf8), at: 8)) {
-            return .heic
-        }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if starts(Array("BM".utf8)) { return .bmp }
-        if starts(Array("%PDF".utf8)) { return .pdf }
-        if starts([0x00, 0x05, 0x16, 0x07]) { return .appleDouble }
+        if starts((0x89, 0x50, 0x4E, 0x47)) && starts("\r\n\u{1A}\n", at: 4) { return .png }
+        if b.count >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF { return .jpeg }
+        if starts("GIF8") { return .gif }
+        if starts("RIFF") && starts("WEBP", at: 8) { return .webp }
+        if starts("ftyp", at: 4) && (starts("heic", at: 8) || starts("mif1", at: 8)) { return .heic }
+        if starts((0x49, 0x49, 0x2A, 0x00)) || starts((0x4D, 0x4D, 0x00, 0x2A)) { return .tiff }
+        if starts("BM") { return .bmp }
+        if starts("%PDF") { return .pdf }
+        if starts((0x00, 0x05, 0x16, 0x07)) { return .appleDouble }
         return .unknown
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ImageFacts
 import SystemCalls
+import TestSupport
 import Testing
 
 @Suite struct PNGReaderTests {
@@ -64,6 +65,52 @@ import Testing
         #expect(ImageKind.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
         #expect(ImageKind.sniff([0x00, 0x05, 0x16, 0x07, 0, 2]) == .appleDouble)
         #expect(ImageKind.sniff(Array("hello".utf8)) == .unknown)
+    }
+
+    /// The magic numbers, as the first version of `sniff` compared them (arrays of each prefix).
+    static func referenceSniff(_ bytes: [UInt8]) -> ImageKind {
+        let b = Array(bytes.prefix(16))
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + magic.count && Array(b[offset..<offset + magic.count]) == magic
+        }
+        if b.isEmpty { return .empty }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(Array("GIF8".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("ftyp".utf8), at: 4) && (starts(Array("heic".utf8), at: 8) || starts(Array("mif1".utf8), at: 8)) { return .heic }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("BM".utf8)) { return .bmp }
+        if starts(Array("%PDF".utf8)) { return .pdf }
+        if starts([0x00, 0x05, 0x16, 0x07]) { return .appleDouble }
+        return .unknown
+    }
+
+    static func randomBytes(_ counts: ClosedRange<Int>, _ generator: inout SeededGenerator) -> [UInt8] {
+        (0..<Int.random(in: counts, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// Every magic number, whole, cut short by one byte, with one byte changed and with random
+    /// tails, from an array and from a slice: the in-place sniff says what the array version said.
+    @Test func sniffingInPlaceAgreesWithTheArrayVersion() {
+        let magics: [[UInt8]] = [
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], [0xFF, 0xD8, 0xFF], Array("GIF8".utf8), Array("RIFF\0\0\0\0WEBP".utf8),
+            Array("\0\0\0\u{18}ftypheic".utf8), Array("\0\0\0\u{18}ftypmif1".utf8), [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A],
+            Array("BM".utf8), Array("%PDF".utf8), [0x00, 0x05, 0x16, 0x07],
+        ]
+        var generator = SeededGenerator(seed: 7)
+        var inputs: [[UInt8]] = [[]]
+        for magic in magics {
+            inputs += [magic, Array(magic.dropLast())]
+            for i in magic.indices { inputs.append(magic.enumerated().map { $0.offset == i ? $0.element ^ 0x20 : $0.element }) }
+            for _ in 0..<20 { inputs.append(magic + Self.randomBytes(0...12, &generator)) }
+        }
+        for _ in 0..<2_000 { inputs.append(Self.randomBytes(0...20, &generator)) }
+        for input in inputs {
+            #expect(ImageKind.sniff(input) == Self.referenceSniff(input), "\(input)")
+            #expect(ImageKind.sniff(([0x42] + input)[1...]) == Self.referenceSniff(input), "a slice of \(input)")
+        }
+        #expect(Set(inputs.map(ImageKind.sniff)).count == 11, "every kind is reached")
     }
 
     @Test func decodeFindsTransparentPixels() {
