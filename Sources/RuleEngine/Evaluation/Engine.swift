@@ -351,6 +351,7 @@ public final class Engine {
         // Every evaluation that ran replaces its old record (if any: none after a full scan); a
         // batch holds each key once, so after this pass none of its keys is stored.
         if !store.isEmpty { for w in items { drop(w.key) } }
+        if records.count > 64 { store.reserveCapacity(records.count) }
         for (i, record) in records {
             store.store(items[i].key, record)
             delta.store(record.diagnostics)

@@ -158,6 +158,14 @@ struct EvaluationStore {
         return diagnostics
     }
 
+    /// Room for `count` more records (a scan stores its batch's records one after the other:
+    /// the dictionaries grew and rehashed a dozen times on one thread).
+    mutating func reserveCapacity(_ count: Int) {
+        records.reserveCapacity(records.count + count)
+        dependents.reserveCapacity(dependents.count + count)
+        strings.reserveCapacity(count)
+    }
+
     mutating func store(_ key: Key, _ record: Record) {
         // A record stored over another forgets the old one's inputs (the engine drops first, so
         // this only keeps the index exact for any other caller).

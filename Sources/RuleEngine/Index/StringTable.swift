@@ -24,22 +24,34 @@ struct StringTable: Sendable {
 
     /// The id of `string`, held for one more user.
     mutating func retain(_ string: String) -> ID {
-        if let id = ids[string] {
+        // One hash of the string, found or inserted in the same probe: the id it gets if it is
+        // new is the next free one, which no held string has (a full scan interns every path
+        // once, and looking up then inserting hashed each twice).
+        let next = freeIDs.last ?? ID(strings.count)
+        let id = Self.take(&ids[string, default: next])
+        guard id == next else {
             users[Int(id)] += 1
             return id
         }
-        let id: ID
-        if let reused = freeIDs.popLast() {
-            id = reused
+        if freeIDs.popLast() != nil {
             strings[Int(id)] = string
             users[Int(id)] = 1
         } else {
-            id = ID(strings.count)
             strings.append(string)
             users.append(1)
         }
-        ids[string] = id
         return id
+    }
+
+    /// Reads a dictionary value through its `default:` subscript's modify access, which inserts
+    /// the default when the key is absent.
+    private static func take(_ value: inout ID) -> ID { value }
+
+    /// Room for `count` more strings.
+    mutating func reserveCapacity(_ count: Int) {
+        ids.reserveCapacity(ids.count + count)
+        strings.reserveCapacity(strings.count + count)
+        users.reserveCapacity(users.count + count)
     }
 
     /// One user fewer; the last one frees the string and its id.

@@ -1,0 +1,51 @@
+import TestSupport
+import Testing
+
+@testable import RuleEngine
+
+/// The interned strings of the evaluation store: each string held once with a count of its
+/// users, its id stable while it is held, freed ids reused, nothing kept once the last user
+/// releases it.
+@Suite struct StringTableTests {
+    /// 20,000 random retains and releases over 300 strings, checked after each step against a
+    /// plain count per string: same ids while held, same strings by id, the table no larger than
+    /// the most strings held at once.
+    @Test func randomRetainsAndReleasesMatchACountPerString() {
+        var table = StringTable()
+        var held: [String: (id: StringTable.ID, users: Int)] = [:]
+        var generator = SeededGenerator(seed: 11)
+        var most = 0
+        for step in 0..<20_000 {
+            let name = "Assets.xcassets/Set-\(Int.random(in: 0..<300, using: &generator)).appiconset/icon.png"
+            if Bool.random(using: &generator) || held[name] == nil {
+                let id = table.retain(name)
+                if let known = held[name] {
+                    #expect(id == known.id, "step \(step): a held string keeps its id")
+                    held[name] = (id, known.users + 1)
+                } else {
+                    #expect(!held.values.contains { $0.id == id }, "step \(step): a new string gets an id no held string has")
+                    held[name] = (id, 1)
+                }
+            } else if let known = held[name] {
+                table.release(known.id)
+                held[name] = known.users == 1 ? nil : (known.id, known.users - 1)
+            }
+            most = max(most, held.count)
+            #expect(table.count == held.count)
+        }
+        #expect(table.capacity <= most, "freed ids are reused")
+        for (name, entry) in held {
+            #expect(table[entry.id] == name && table.id(name) == entry.id)
+        }
+        for (_, entry) in held { for _ in 0..<entry.users { table.release(entry.id) } }
+        #expect(table.count == 0 && held.keys.allSatisfy { table.id($0) == nil }, "nothing is kept after the last release")
+    }
+
+    /// Room made beforehand changes nothing of what is held.
+    @Test func reservingKeepsWhatIsHeld() {
+        var table = StringTable()
+        let a = table.retain("a")
+        table.reserveCapacity(10_000)
+        #expect(table.retain("a") == a && table.retain("b") != a && table.count == 2)
+    }
+}
