@@ -44,9 +44,9 @@ extension StrictContentsJSON {
     /// The array of entries: each item an object, with the line where it starts.
     private mutating func entryList(depth: Int) -> [AssetImageEntry]? {
         pos += 1  // [
+        // Grown as entries come, not reserved: the daemon keeps 512 parsed files, and room for
+        // sixteen entries in an image set of three would be kept with each.
         var list: [AssetImageEntry] = []
-        // An app icon set has up to about twenty entries: room for them at once.
-        list.reserveCapacity(16)
         skipWhitespace()
         if peek == UInt8(ascii: "]") {
             pos += 1

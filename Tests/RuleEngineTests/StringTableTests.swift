@@ -40,12 +40,4 @@ import Testing
         for (_, entry) in held { for _ in 0..<entry.users { table.release(entry.id) } }
         #expect(table.count == 0 && held.keys.allSatisfy { table.id($0) == nil }, "nothing is kept after the last release")
     }
-
-    /// Room made beforehand changes nothing of what is held.
-    @Test func reservingKeepsWhatIsHeld() {
-        var table = StringTable()
-        let a = table.retain("a")
-        table.reserveCapacity(10_000)
-        #expect(table.retain("a") == a && table.retain("b") != a && table.count == 2)
-    }
 }

@@ -159,11 +159,11 @@ struct EvaluationStore {
     }
 
     /// Room for `count` more records (a scan stores its batch's records one after the other:
-    /// the dictionaries grew and rehashed a dozen times on one thread).
+    /// the dictionary grew and rehashed a dozen times on one thread). Only the records: how many
+    /// inputs and strings they bring is not known, and room made for as many as records held
+    /// 1.5 MB more at 100k files than growing as they come.
     mutating func reserveCapacity(_ count: Int) {
         records.reserveCapacity(records.count + count)
-        dependents.reserveCapacity(dependents.count + count)
-        strings.reserveCapacity(count)
     }
 
     mutating func store(_ key: Key, _ record: Record) {

@@ -47,13 +47,6 @@ struct StringTable: Sendable {
     /// the default when the key is absent.
     private static func take(_ value: inout ID) -> ID { value }
 
-    /// Room for `count` more strings.
-    mutating func reserveCapacity(_ count: Int) {
-        ids.reserveCapacity(ids.count + count)
-        strings.reserveCapacity(strings.count + count)
-        users.reserveCapacity(users.count + count)
-    }
-
     /// One user fewer; the last one frees the string and its id.
     mutating func release(_ id: ID) {
         let i = Int(id)
