@@ -66,6 +66,12 @@ struct NodeStore: Sendable {
         return String(decoding: arena[start..<start + Int(nameLength[Int(id)])], as: UTF8.self)
     }
 
+    /// `body` with a node's name as its bytes in the arena (the bytes of `name(_:)`), no String made.
+    func withName<R>(_ id: ID, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let start = Int(nameStart[Int(id)])
+        return arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + Int(nameLength[Int(id)])])) }
+    }
+
     /// The root-relative path of a node (also of a removed one, until it is reclaimed).
     func path(_ id: ID) -> String {
         if id == Self.root { return "" }

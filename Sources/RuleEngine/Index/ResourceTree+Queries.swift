@@ -79,6 +79,8 @@ extension ResourceTree {
     /// The root-relative path of a node.
     public func path(of node: NodeID) -> String { nodes.path(node) }
     public func name(of node: NodeID) -> String { nodes.name(node) }
+    /// `body` with a node's name as bytes (those of `name(of:)`), without making a String.
+    public func withName<R>(of node: NodeID, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { nodes.withName(node, body) }
     public func parent(of node: NodeID) -> NodeID { nodes.parent[Int(node)] }
     public func isDirectory(node: NodeID) -> Bool { nodes.isDirectoryLike(node) }
     /// False for a node removed (and not yet reclaimed) or free.

@@ -10,19 +10,34 @@ struct ProjectIndex: Sendable, Equatable {
         tree.forEachDirectory { dir, children in
             var path: String?
             for child in children where tree.isLive(child) {
-                let name = tree.name(of: child)
-                let isDirectory = tree.isDirectory(node: child)
-                if (name == ".reswatch.yaml" && !isDirectory) || (isDirectory && name.hasSuffix(".xcodeproj"))
-                    || ((name == "project.yml" || name == "Project.swift") && !isDirectory)
-                {
+                // On the name's bytes: a String for every entry of the tree was most of this
+                // loop, which a scan runs on one thread.
+                switch tree.withName(of: child, { Self.marker($0, isDirectory: tree.isDirectory(node: child)) }) {
+                case .strong:
                     path = path ?? tree.path(of: dir)
                     strong.insert(path!)
-                } else if !isDirectory && SubjectClassifier.isInfoPlist(name) {
+                case .weak:
                     path = path ?? tree.path(of: dir)
                     if !path!.hasSuffix(".bundle") { weak.insert(path!) }
+                case nil: break
                 }
             }
         }
+    }
+
+    enum Marker { case strong, weak }
+
+    /// What a folder entry's name makes of its folder: a project (`.reswatch.yaml`, an
+    /// `*.xcodeproj` folder, XcodeGen's project.yml, Tuist's Project.swift), a project failing a
+    /// stronger one (an Info.plist), or nothing.
+    static func marker(_ name: UnsafeBufferPointer<UInt8>, isDirectory: Bool) -> Marker? {
+        if isDirectory { return RelativePath.hasSuffix(name, ".xcodeproj") ? .strong : nil }
+        if RelativePath.equals(name, ".reswatch.yaml") || RelativePath.equals(name, "project.yml")
+            || RelativePath.equals(name, "Project.swift")
+        {
+            return .strong
+        }
+        return RelativePath.equals(name, "Info.plist") || RelativePath.hasSuffix(name, "-Info.plist") ? .weak : nil
     }
 
     /// Directories that are projects.
