@@ -42,19 +42,24 @@ public struct AssetImageEntry: Sendable, Hashable {
         guard let size else { return nil }
         // The two runs between "x"s (either case; empty runs skipped, as `split` did), found on
         // the bytes: `split` by `Character` and `Double(_:)` were 3,300 instructions an entry.
-        var runs: [Range<Int>] = []
+        // Kept in two variables, not an array (allocated for every entry of every set).
+        var runs = (0..<0, 0..<0)
+        var count = 0
         let quick: (Double, Double)? = RelativePath.withBytes(of: size) { bytes in
             var start = 0
             for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "x") || bytes[i] == UInt8(ascii: "X") {
-                if i > start, runs.count < 3 { runs.append(start..<i) }
+                if i > start {
+                    if count == 0 { runs.0 = start..<i } else if count == 1 { runs.1 = start..<i }
+                    count += 1
+                }
                 start = i + 1
             }
-            guard runs.count == 2, let w = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[runs[0]])),
-                let h = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[runs[1]]))
+            guard count == 2, let w = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[runs.0])),
+                let h = Self.plainDecimal(UnsafeBufferPointer(rebasing: bytes[runs.1]))
             else { return nil }
             return (w, h)
         }
-        guard runs.count == 2 else { return nil }
+        guard count == 2 else { return nil }
         func slice(_ r: Range<Int>) -> Substring {
             size[
                 size.utf8.index(
@@ -62,7 +67,7 @@ public struct AssetImageEntry: Sendable, Hashable {
         }
         // "1e19x1e19", "infxinf": not a size (a slot is at most a few thousand points).
         let limit = Double(CheckedNumber.maximumPixels)
-        guard let w = quick?.0 ?? Double(slice(runs[0])), let h = quick?.1 ?? Double(slice(runs[1])), w.isFinite, h.isFinite, w > 0,
+        guard let w = quick?.0 ?? Double(slice(runs.0)), let h = quick?.1 ?? Double(slice(runs.1)), w.isFinite, h.isFinite, w > 0,
             h > 0, w <= limit, h <= limit
         else { return nil }
         return (w, h)

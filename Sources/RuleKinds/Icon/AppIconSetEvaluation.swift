@@ -232,7 +232,9 @@ struct AppIconSetEvaluation {
     /// icon.unassigned for files in the folder that no entry names.
     func reportUnassignedFiles() {
         guard unshipped == nil else { return }
-        for name in present.sorted() where name != "Contents.json" && !name.hasPrefix(".") && !referenced.contains(name) {
+        // The unassigned names first, then sorted: sorting every name of every set was 1.5 % of a check.
+        let unassigned = present.filter { $0 != "Contents.json" && !$0.hasPrefix(".") && !referenced.contains($0) }
+        for name in unassigned.sorted() {
             context.report(
                 AppIconSetKind.unassigned, path: RelativePath.join(subject.path, name),
                 message: "\(name) is in \(setName) but Contents.json does not assign it to a slot")
