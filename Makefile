@@ -12,7 +12,7 @@
 
 SHELL        := /bin/bash
 SWIFT        ?= swift
-BUILD_DEPS   := libpng-dev zlib1g-dev libinotifytools0-dev libstb-dev libjpeg62-turbo-dev
+BUILD_DEPS   := libpng-dev zlib1g-dev libdeflate-dev libinotifytools0-dev libstb-dev libjpeg62-turbo-dev
 TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck libjpeg-turbo-progs \
                 lintian dpkg-dev binutils man-db emacs-nox elpa-eglot
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
@@ -65,7 +65,7 @@ build: deps
 	$(SWIFT) build
 
 # The Swift runtime and Foundation are linked statically: the binary needs only libc, libstdc++,
-# libpng16, zlib, libjpeg62-turbo and libinotifytools0 (Debian packages), not the Swift toolchain.
+# libpng16, zlib, libdeflate0, libjpeg62-turbo and libinotifytools0 (Debian packages), not the Swift toolchain.
 # Linked as Debian hardens its binaries: relocations read-only after start (RELRO, BIND_NOW).
 # Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc >= 2.36) and
 # without exporting the executable's own symbols (SwiftPM exports them for testable executables):

@@ -41,7 +41,7 @@ let package = Package(
             name: "CPNGShim",
             path: "Sources/CPNGShim",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         // The only code that calls libjpeg-turbo (repairs re-encode a JPEG under a .png name as a
         // PNG); like the PNG shim, its longjmp stays inside C.

@@ -49,7 +49,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: root + "/" + path), "\(path) is not in the package")
         }
         let control = try runCommand("/usr/bin/dpkg-deb", ["-f", try #require(Self.package), "Depends"]).stdout
-        for library in ["libinotifytools0", "libpng16-16", "libjpeg62-turbo", "zlib1g", "adduser", "procps"] {
+        for library in ["libinotifytools0", "libpng16-16", "libjpeg62-turbo", "zlib1g", "libdeflate0", "adduser", "procps"] {
             #expect(control.contains(library), "Depends: \(control)")
         }
         #expect(!control.contains("swift"), "the Swift runtime is inside the binary: \(control)")
