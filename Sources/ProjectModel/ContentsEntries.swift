@@ -43,31 +43,17 @@ extension StrictContentsJSON {
 
     /// The array of entries: each item an object, with the line where it starts.
     private mutating func entryList(depth: Int) -> [AssetImageEntry]? {
-        pos += 1  // [
         // Grown as entries come, not reserved: the daemon keeps 512 parsed files, and room for
         // sixteen entries in an image set of three would be kept with each.
         var list: [AssetImageEntry] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") {
-            pos += 1
-            return list
-        }
-        while true {
-            skipWhitespace()
-            guard depth + 1 < Self.maximumDepth, peek == UInt8(ascii: "{") else { return nil }
+        let complete = items { reader in
+            guard depth + 1 < Self.maximumDepth, reader.peek == UInt8(ascii: "{") else { return false }
             // Read in place: an entry returned and appended was copied twice (its ten strings
             // retained and released each time).
-            list.append(AssetImageEntry(line: line))
-            guard entry(depth: depth + 1, into: &list[list.count - 1]) else { return nil }
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","): pos += 1
-            case UInt8(ascii: "]"):
-                pos += 1
-                return list
-            default: return nil
-            }
+            list.append(AssetImageEntry(line: reader.line))
+            return reader.entry(depth: depth + 1, into: &list[list.count - 1])
         }
+        return complete ? list : nil
     }
 
     /// One entry: its known fields as strings, its appearances, every other member checked.
@@ -103,19 +89,12 @@ extension StrictContentsJSON {
 
     /// An entry's appearances: objects with `appearance` and `value` strings, as "appearance:value".
     private mutating func appearances(depth: Int) -> [String]? {
-        pos += 1  // [
         var list: [String] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") {
-            pos += 1
-            return list
-        }
-        while true {
-            skipWhitespace()
-            guard depth + 1 < Self.maximumDepth, peek == UInt8(ascii: "{") else { return nil }
+        let complete = items { reader in
+            guard depth + 1 < Self.maximumDepth, reader.peek == UInt8(ascii: "{") else { return false }
             var appearance: String?
             var value: String?
-            let complete = members { reader, key in
+            let complete = reader.members { reader, key in
                 let isAppearance = reader.equal(key, "appearance")
                 guard isAppearance || reader.equal(key, "value") else { return reader.value(depth: depth + 2) != nil }
                 // Not a string: the shape check's "without appearance/value" (a null, a number).
@@ -123,15 +102,32 @@ extension StrictContentsJSON {
                 if isAppearance { appearance = s } else { value = s }
                 return true
             }
-            guard complete, let appearance, let value else { return nil }
+            guard complete, let appearance, let value else { return false }
             list.append("\(appearance):\(value)")
+            return true
+        }
+        return complete ? list : nil
+    }
+
+    /// Reads the array at `pos` item by item: `item` reads each (the reader is at it) and says
+    /// whether it was taken. False when the syntax is wrong or `item` refused one.
+    private mutating func items(_ item: (inout StrictContentsJSON) -> Bool) -> Bool {
+        pos += 1  // [
+        skipWhitespace()
+        if peek == UInt8(ascii: "]") {
+            pos += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard item(&self) else { return false }
             skipWhitespace()
             switch peek {
             case UInt8(ascii: ","): pos += 1
             case UInt8(ascii: "]"):
                 pos += 1
-                return list
-            default: return nil
+                return true
+            default: return false
             }
         }
     }
