@@ -24,8 +24,15 @@ import Testing
                         || ((name == "project.yml" || name == "Project.swift") && !isDirectory)
                     ? .strong : (!isDirectory && SubjectClassifier.isInfoPlist(name) ? .weak : nil)
                 #expect(RelativePath.withBytes(of: name) { ProjectIndex.marker($0, isDirectory: isDirectory) } == expected, "\(name)")
+                // The locator of `check` takes the strong markers; a path added or removed is a
+                // marker as a folder or as a file. All three read the one list.
+                #expect(ProjectLocator.isMarker(DirectoryEntry(name: name, isDirectory: isDirectory)) == (expected == .strong), "\(name)")
             }
+            let asPath = "A/b/" + name
+            let either = [true, false].contains { d in RelativePath.withBytes(of: name) { ProjectIndex.marker($0, isDirectory: d) } != nil }
+            #expect(ProjectIndex.isMarker(asPath) == either, "\(asPath)")
         }
+        #expect(ProjectIndex.isMarker("App.xcodeproj") && ProjectIndex.isMarker("x/Info.plist") && !ProjectIndex.isMarker("x/a.png"))
     }
 
     /// A tree's projects: strong markers, an Info.plist folder without one, and an Info.plist in a

@@ -172,7 +172,10 @@ public enum SubjectClassifier {
         }
     }
 
-    public static func isInfoPlist(_ name: String) -> Bool {
+    public static func isInfoPlist(_ name: String) -> Bool { RelativePath.withBytes(of: name) { isInfoPlist($0) } }
+
+    /// `isInfoPlist(_:)` of a name's bytes.
+    public static func isInfoPlist(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         RelativePath.equals(name, "Info.plist") || RelativePath.hasSuffix(name, "-Info.plist")
     }
 

@@ -37,7 +37,7 @@ struct ProjectIndex: Sendable, Equatable {
         {
             return .strong
         }
-        return RelativePath.equals(name, "Info.plist") || RelativePath.hasSuffix(name, "-Info.plist") ? .weak : nil
+        return SubjectClassifier.isInfoPlist(name) ? .weak : nil
     }
 
     /// Directories that are projects.
@@ -60,10 +60,12 @@ struct ProjectIndex: Sendable, Equatable {
         return nearestWeak ?? ""
     }
 
-    /// Whether a path's name makes it a project marker (its appearance or removal re-scopes projects).
+    /// Whether a path's name makes it a project marker (its appearance or removal re-scopes
+    /// projects), as a folder or as a file: the path may be gone, and what it was with it.
     static func isMarker(_ path: String) -> Bool {
-        let name = RelativePath.name(path)
-        return name == ".reswatch.yaml" || name.hasSuffix(".xcodeproj") || name == "project.yml" || name == "Project.swift"
-            || SubjectClassifier.isInfoPlist(name)
+        RelativePath.withBytes(of: path) { bytes in
+            let name = RelativePath.name(in: bytes)
+            return marker(name, isDirectory: true) != nil || marker(name, isDirectory: false) != nil
+        }
     }
 }

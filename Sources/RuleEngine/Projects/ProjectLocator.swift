@@ -38,11 +38,10 @@ public enum ProjectLocator {
         return fallback
     }
 
-    /// A `.reswatch.yaml`, `project.yml` or `Project.swift` file, or an `*.xcodeproj` folder.
+    /// A `.reswatch.yaml`, `project.yml` or `Project.swift` file, or an `*.xcodeproj` folder: what
+    /// makes a folder a project for the index (`ProjectIndex.marker`), an Info.plist aside.
     static func isMarker(_ entry: DirectoryEntry) -> Bool {
-        if entry.isDirectory { return RelativePath.hasSuffix(entry.name, ".xcodeproj") }
-        return RelativePath.equals(entry.name, ".reswatch.yaml") || RelativePath.equals(entry.name, "project.yml")
-            || RelativePath.equals(entry.name, "Project.swift")
+        RelativePath.withBytes(of: entry.name) { ProjectIndex.marker($0, isDirectory: entry.isDirectory) == .strong }
     }
 
     /// Asset catalogs, sets, localizations and bundles: resources, never a project's own folder.
