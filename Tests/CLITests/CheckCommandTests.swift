@@ -13,6 +13,25 @@ import Testing
         return try #require(object as? [String: Any], "stdout is not a JSON object: \(result.stdout.prefix(300))")
     }
 
+    /// Three files whose names differ only in case, and an entry naming a fourth spelling: every
+    /// run of the binary names the first in byte order. (Each process seeds its hashing anew: a
+    /// Set's order picked one of the three at random, and six runs agreed one time in 243.)
+    @Test func aNameDifferingInCaseResolvesAlikeInEveryProcess() throws {
+        let set = "App/Assets.xcassets/AppIcon.appiconset/"
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            set + "Contents.json": .text(
+                "{\"images\":[{\"idiom\":\"iphone\",\"size\":\"60x60\",\"scale\":\"2x\",\"filename\":\"icon-120.png\"}]}"),
+            set + "Icon-120.png": .png(PNGSpec(width: 120, height: 120)),
+            set + "ICON-120.png": .png(PNGSpec(width: 120, height: 120)),
+            set + "icon-120.PNG": .png(PNGSpec(width: 120, height: 120)),
+        ])
+        for run in 0..<6 {
+            let out = try check(["--no-color", tree.path]).stdout
+            #expect(out.contains("names icon-120.png for the iphone 60@2x slot; the file is ICON-120.png"), "run \(run): \(out)")
+        }
+    }
+
     @Test func cleanTreeExitsZeroAndErrorsExitOne() throws {
         let good = try TempTree([
             "App/.reswatch.yaml": .text("devices: [iphone]\n"),
