@@ -32,6 +32,28 @@ import Testing
         }
     }
 
+    /// Yams' default encoding reads YAMS_DEFAULT_ENCODING and, when it is set, prints a line to
+    /// standard output for every document it parses: the built-in modules, a `.reswatch.yaml`, a
+    /// module of the project's. The report on standard output must be the same with it set.
+    @Test(arguments: ["UTF16", "utf8"]) func theYAMLParsersEnvironmentVariableLeavesTheReportAlone(_ value: String) throws {
+        let tree = try TempTree([
+            "App/.reswatch.yaml": .text("devices: [iphone]\n"),
+            "App/Assets.xcassets/AppIcon.appiconset/Contents.json": .text(
+                "{\"images\":[{\"idiom\":\"universal\",\"platform\":\"ios\",\"size\":\"1024x1024\",\"filename\":\"i.png\"}]}"),
+            "App/Assets.xcassets/AppIcon.appiconset/i.png": .png(PNGSpec(width: 1024, height: 1000)),
+        ])
+        var environment = ProcessInfo.processInfo.environment
+        environment["YAMS_DEFAULT_ENCODING"] = nil
+        let plain = try runCommand(Repo.binary, ["check", "--format", "json", tree.path], environment: environment)
+        environment["YAMS_DEFAULT_ENCODING"] = value
+        let set = try runCommand(Repo.binary, ["check", "--format", "json", tree.path], environment: environment)
+        #expect(set.status == 1 && plain.status == 1, "the size mismatch is an error: \(set.stderr)")
+        #expect(set.stdout == plain.stdout)
+        let report = try JSONSerialization.jsonObject(with: Data(set.stdout.utf8)) as? [String: Any]
+        let diagnostics = report?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.contains { $0["rule"] as? String == "icon.size-mismatch" }, "\(set.stdout)")
+    }
+
     @Test func cleanTreeExitsZeroAndErrorsExitOne() throws {
         let good = try TempTree([
             "App/.reswatch.yaml": .text("devices: [iphone]\n"),

@@ -47,6 +47,20 @@ import Testing
         return lines.count - start
     }
 
+    /// Every YAML document is composed by `YAMLLimits.compose`, which names the encoding: Yams'
+    /// entry points left to their default one print to standard output when YAMS_DEFAULT_ENCODING
+    /// is set (CheckCommandTests.theYAMLParsersEnvironmentVariableLeavesTheReportAlone).
+    @Test func yamlIsComposedOnlyThroughYAMLLimits() throws {
+        let entryPoints = /\b(?:compose|compose_all|load|load_all)\(yaml:|Parser\(yaml:|YAMLDecoder\(/
+        for (path, lines) in try Self.sourceFiles() where path != "ProjectModel/YAMLLimits.swift" {
+            for (index, line) in lines.enumerated() where line.contains(entryPoints) {
+                Issue.record("Sources/\(path):\(index + 1) parses YAML outside YAMLLimits.compose: \(line)")
+            }
+        }
+        let limits = try String(contentsOfFile: Repo.root + "/Sources/ProjectModel/YAMLLimits.swift", encoding: .utf8)
+        #expect(limits.contains("Yams.compose(yaml: text, .basic, .default, .utf8)"))
+    }
+
     @Test func noSourceFileIsOverFourHundredLines() throws {
         for (path, lines) in try Self.sourceFiles() {
             let count = lines.last?.isEmpty == true ? lines.count - 1 : lines.count
