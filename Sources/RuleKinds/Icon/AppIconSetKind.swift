@@ -137,7 +137,11 @@ public struct AppIconSetKind: RuleKind {
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard var set = AppIconSetEvaluation(kind: self, subject: subject, context: context) else { return }
         set.reportNotShipped()
+        // Sized once for the set's entries: grown from empty, each of them rehashed every key
+        // (seven strings for a slot key) at every doubling, a third of their cost.
         set.seen.reserveCapacity(set.contents.images.count)
+        set.referenced.reserveCapacity(set.contents.images.count)
+        set.filled.reserveCapacity(set.contents.images.count)
         for (index, entry) in set.contents.images.enumerated() { set.check(entry, at: index) }
         set.reportUnassignedFiles()
         set.checkRequirements()
