@@ -17,6 +17,32 @@ import Testing
         }
     }
 
+    /// The decoding fast path answers what validating the bytes answers: the same string for
+    /// valid UTF-8 (ASCII, two to four bytes a scalar, U+FFFD itself, U+100000), and the escaped
+    /// form for everything else (cut sequences, overlong forms, surrogates, past U+10FFFF, and
+    /// U+10FFxx, the escapes' own range).
+    @Test func theFastPathAgreesWithValidation() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [
+            Array("Icon-60@2x.png".utf8), Array("é".utf8), Array("€".utf8), Array("😀".utf8), Array("\u{FFFD}".utf8), [0x2E],
+            [0xFF], [0xC3], [0xE2, 0x82], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xEF, 0xBF], [0x80],
+            [0xF4, 0x80, 0x80, 0x80], [0xF4, 0x8F, 0xBC, 0x80], [0xF4, 0x90, 0x80, 0x80],
+        ]
+        var inputs: [[UInt8]] = [[]]
+        for _ in 0..<4000 {
+            inputs.append((0..<Int.random(in: 1...6, using: &rng)).flatMap { _ in pieces.randomElement(using: &rng)! })
+        }
+        for bytes in inputs {
+            let name = FileName.decode(bytes)
+            if let valid = String(validating: bytes, as: UTF8.self), !valid.unicodeScalars.contains(where: { $0.value >= 0x10FF00 }) {
+                #expect(name == valid && Array(name.utf8) == bytes, "\(bytes)")
+            } else {
+                #expect(Array(name.utf8) != bytes, "\(bytes): not UTF-8, or in the escape range, so escaped")
+            }
+            #expect(FileName.bytes(of: name) == bytes, "\(bytes)")
+        }
+    }
+
     @Test func distinctBytesGiveDistinctNames() {
         #expect(FileName.decode([0x61, 0xFF]) != FileName.decode([0x61, 0xFE]))
         #expect(FileName.decode([0xF4, 0x8F, 0xBC, 0xFF]) != FileName.decode([0xFF]))
