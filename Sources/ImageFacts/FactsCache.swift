@@ -4,9 +4,22 @@ import SystemCalls
 /// Per-path cache of image facts keyed by (device, inode, size, mtime ns): an unchanged file is never
 /// read twice, and pixels are decoded only when a rule asks for them. Safe to share across threads.
 public final class FactsCache: Sendable {
+    /// One file's facts. Pixels are decoded for few files (an icon with alpha, `full-decode`),
+    /// so they are held out of line: inline, they made every entry of the table twice the size
+    /// (about 250 bytes a slot, not 130), for a header-only entry as much as for any other.
     private struct Entry {
         var header: ImageFacts?
-        var pixels: PixelFacts?
+        private var boxed: Pixels?
+
+        var pixels: PixelFacts? {
+            get { boxed?.facts }
+            set { boxed = newValue.map(Pixels.init) }
+        }
+    }
+
+    private final class Pixels: Sendable {
+        let facts: PixelFacts
+        init(_ facts: PixelFacts) { self.facts = facts }
     }
 
     /// A path with its hash computed once: a probe compares the hash before the bytes (paths

@@ -187,6 +187,26 @@ import Testing
         #expect(cache.counters.decodes == 1)
     }
 
+    /// A file's header and pixel facts are kept side by side while the file is unchanged; a
+    /// rewrite drops both, and each is computed again from the new bytes.
+    @Test func headerAndPixelsOfOneVersionAreKeptAndARewriteDropsBoth() throws {
+        let opaque = PNGSynthesizer.encode(PNGSpec(width: 10, height: 10))
+        let path = try tempFile(opaque)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let cache = FactsCache()
+        #expect(try cache.image(at: path).get().header?.width == 10)
+        #expect(try cache.pixels(at: path).get().anyTransparent == false)
+        #expect(try cache.image(at: path).get().header?.width == 10)
+        #expect(try cache.pixels(at: path).get().anyTransparent == false)
+        #expect(cache.counters.fileReads == 2 && cache.counters.decodes == 1, "one read for each kind of fact, then hits")
+        var spec = PNGSpec(width: 12, height: 10, color: .rgba)
+        spec.transparentPixels = true
+        try Data(PNGSynthesizer.encode(spec)).write(to: URL(fileURLWithPath: path))
+        #expect(try cache.pixels(at: path).get().anyTransparent == true)
+        #expect(try cache.image(at: path).get().header?.width == 12)
+        #expect(cache.counters.fileReads == 4 && cache.counters.decodes == 2)
+    }
+
     /// The daemon's cache is bounded: however many files pass through it, it keeps at most its
     /// capacity, and what it just read is still there.
     @Test func aBoundedCacheStaysWithinItsCapacity() throws {
