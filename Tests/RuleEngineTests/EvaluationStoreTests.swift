@@ -86,6 +86,22 @@ import Testing
         #expect(store.inputs.isEmpty && store.isEmpty)
     }
 
+    /// A record stored over another (without a drop first) replaces it: the old inputs lose their
+    /// reader and their strings, the ones both read keep one reader, and one drop frees it all.
+    @Test func storingOverARecordForgetsItsOldInputs() {
+        var store = EvaluationStore()
+        let key = EvaluationStore.Key(rule: "r", subject: Subject(.assetSet, "S.imageset"))
+        store.store(key, .init(inputs: [.listing("S.imageset"), .file("Old.plist")], diagnostics: []))
+        store.store(key, .init(inputs: [.listing("S.imageset"), .file("New.plist")], diagnostics: []))
+        #expect(store.count == 1)
+        #expect(store.readers(of: .file("Old.plist")).isEmpty)
+        #expect(store.readers(of: .file("New.plist")) == [key])
+        #expect(store.readers(of: .listing("S.imageset")) == [key])
+        #expect(store.strings.count == 3, "the rule, the set (subject and listing) and New.plist")
+        _ = store.drop(key)
+        #expect(store.strings.count == 0 && store.inputs.isEmpty && store.isEmpty)
+    }
+
     /// Ids freed by dropped records are reused, so a daemon that keeps changing files does not grow.
     @Test func freedIDsAreReused() {
         var store = EvaluationStore()

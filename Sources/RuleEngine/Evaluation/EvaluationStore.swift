@@ -167,10 +167,12 @@ struct EvaluationStore {
     }
 
     mutating func store(_ key: Key, _ record: Record) {
-        // A record stored over another forgets the old one's inputs (the engine drops first, so
-        // this only keeps the index exact for any other caller).
-        _ = drop(key)
         let id = KeyID(rule: strings.retain(key.rule), path: strings.retain(key.subject.path), kind: UInt8(key.subject.kind.ordinal))
+        // A record stored over another forgets the old one's inputs (the engine drops first, so
+        // this only keeps the index exact for any other caller). Found by the ids just taken:
+        // `drop(key)` looked the key's two strings up again, hashing each once more per record
+        // in the scan's serial tail.
+        if let old = records.removeValue(forKey: id) { forget(id, old) }
         var inputs: [InputID] = []
         inputs.reserveCapacity(record.inputs.count)
         for input in record.inputs {
