@@ -11,7 +11,8 @@ import Testing
 @Suite struct EvaluatorTests {
     static let set = "App/Assets.xcassets/AppIcon.appiconset"
 
-    /// A set with one good icon and one of the wrong size, and a stray PNG in the app folder.
+    /// A set with one good icon and one of the wrong size, a stray PNG in the app folder and a
+    /// `.png` that is not one.
     func batch(keepInputs: Bool) throws -> (engine: Engine, ran: [Evaluator.Work], records: [(Int, EvaluationStore.Record)]) {
         let tree = try TempTree([
             "App/.reswatch.yaml": .text("devices: [iphone]\n"),
@@ -21,13 +22,16 @@ import Testing
             Self.set + "/a.png": .png(PNGSpec(width: 120, height: 120)),
             Self.set + "/b.png": .png(PNGSpec(width: 100, height: 100)),
             "App/stray.png": .png(PNGSpec(width: 4, height: 4)),
+            "App/broken.png": .bytes([1, 2, 3]),
         ])
         let engine = tree.engine()
         let rules = try #require(engine.projectRuleSets.first)
         let contexts = engine.projectContexts
         var plans: [Evaluator.Plan] = []
         var work: [Evaluator.Work] = []
-        for (kind, path) in [(SubjectKind.assetSet, Self.set), (.image, Self.set + "/a.png"), (.image, "App/stray.png")] {
+        for (kind, path) in [
+            (SubjectKind.assetSet, Self.set), (.image, Self.set + "/a.png"), (.image, "App/stray.png"), (.image, "App/broken.png"),
+        ] {
             let subject = Subject(kind, path)
             let node = try #require(engine.tree.node(path))
             for rule in rules.rules where rule.rule.subjectKinds.contains(kind) && rule.rule.applies(to: subject) {
@@ -76,5 +80,12 @@ import Testing
         for (i, record) in records where ran[i].key.subject.path == Self.set + "/a.png" {
             #expect(!record.diagnostics.isEmpty || record.inputs != [.file(Self.set + "/a.png")], "\(ran[i].key.rule)")
         }
+        // The context does not record a subject's own file; what is kept has it for a file
+        // subject (a change to it re-runs the record) and never for a folder.
+        for (i, record) in records {
+            let subject = ran[i].key.subject
+            #expect(record.inputs.contains(.file(subject.path)) == !subject.kind.isDirectory, "\(ran[i].key.rule) on \(subject.path)")
+        }
+        #expect(records.contains { !ran[$0.0].key.subject.kind.isDirectory }, "an image's record is among them")
     }
 }

@@ -28,6 +28,9 @@ public final class EvaluationContext: ProjectFileAccess {
     /// What this evaluation read, when the caller keeps it (the daemon, to know what to re-run);
     /// a one-shot check does not, and does not pay for hashing every path read.
     let recordsInputs: Bool
+    /// What it read besides its subject's own file, which is not recorded: the store keeps that
+    /// input for a file subject and never for a folder (`EvaluationStore.compacted`). Most
+    /// evaluations (an image's) read nothing else, and then hash and allocate nothing.
     private(set) var inputs: Set<EvaluationInput> = []
     private(set) var diagnostics: [Diagnostic] = []
     /// Findings folded into a cause (one cause, one finding): the cause's own message and what
@@ -55,7 +58,7 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     private func record(_ input: EvaluationInput) {
-        if recordsInputs { inputs.insert(input) }
+        if recordsInputs, input != .file(subject.path) { inputs.insert(input) }
     }
 
     /// Absolute path of a root-relative path.

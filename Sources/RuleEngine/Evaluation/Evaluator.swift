@@ -93,8 +93,10 @@ struct Evaluator: Sendable {
                 }
                 var inputs: Set<EvaluationInput> = []
                 if keepInputs {
+                    // Found nothing, and read nothing but itself (which the context does not
+                    // record): re-run directly when it changes.
+                    if ctx.inputs.isEmpty && ctx.diagnostics.isEmpty { continue }
                     inputs = EvaluationStore.compacted(ctx.inputs, subject: w.key.subject)
-                    // Found nothing, and read nothing but itself: re-run directly when it changes.
                     let selfOnly = inputs.isEmpty || (inputs.count == 1 && inputs.first == .file(w.key.subject.path))
                     if selfOnly && ctx.diagnostics.isEmpty { continue }
                 } else if ctx.diagnostics.isEmpty {
