@@ -217,8 +217,10 @@ package actor DaemonCore {
             leaveSlot(wholeRoot: wholeRoot)
             return nil
         }
-        let (delta, summary, long) = await worker.run(job)
+        var (delta, summary, long) = await worker.run(job)
         leaveSlot(wholeRoot: wholeRoot, long: long)
+        metrics.observeRules(summary.rules)
+        summary.rules = []
         guard roots[root]?.token == token else { return nil }
         roots[root]?.summary = summary
         let pending = roots[root]?.unpublished.map { $0.followed(by: delta) } ?? delta

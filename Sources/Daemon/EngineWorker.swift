@@ -39,7 +39,8 @@ struct EngineSummary: Sendable {
     /// What of the root reswatch judges: none of it is said, never a quiet "no problems".
     var coverage = Coverage()
     var ruleErrors: [ModuleError] = []
-    /// Evaluations and time per rule so far (the metrics).
+    /// Evaluations and time per rule in this job (the daemon adds them to its total, the
+    /// metrics', and keeps none per root).
     var rules: [RuleMetric] = []
 
     init() {}
@@ -49,6 +50,6 @@ struct EngineSummary: Sendable {
         projects = engine.projectContexts.count
         coverage = engine.coverage
         ruleErrors = engine.ruleErrors
-        rules = engine.ruleMetrics
+        rules = engine.takeRuleMetrics()
     }
 }

@@ -18,6 +18,13 @@ struct DaemonMetrics {
     /// Batches whose first change was applied while they settled: "used" when that was the whole
     /// batch, "redone" when more came and the batch was applied after it.
     var preparedBatches: [String: Int] = [:]
+    /// Evaluations and their times by rule (its module entry) and kind, for every root since the
+    /// daemon started (a removed root's count stays: the metric is a counter).
+    var rules: [String: (kind: String, stat: RuleStat)] = [:]
+
+    mutating func observeRules(_ metrics: [RuleMetric]) {
+        for r in metrics { rules[r.source, default: (r.kind, RuleStat())].stat.merge(r.stat) }
+    }
 
     mutating func observeBatch(_ seconds: Double) {
         batchCount += 1
@@ -128,7 +135,7 @@ extension DaemonCore {
         )
         e.sample("reswatch_inotify_overflows_total", [("queue", "kernel")], Double(overflows.kernel))
         e.sample("reswatch_inotify_overflows_total", [("queue", "daemon")], Double(overflows.buffer))
-        ruleMetrics(paths, into: &e)
+        ruleMetrics(into: &e)
         e.family("reswatch_exec_rule_failures", "gauge", "Findings in force that say an exec rule failed (rules.exec-failed).")
         e.sample(
             "reswatch_exec_rule_failures", [], Double(paths.reduce(0) { $0 + (roots[$1]!.diagnostics.count(of: "rules.exec-failed")) }))
@@ -142,16 +149,8 @@ extension DaemonCore {
     }
 
     /// Evaluations and evaluation time by rule (a rule is its module entry: file:line).
-    func ruleMetrics(_ paths: [String], into e: inout Exposition) {
-        var rules: [String: (kind: String, stat: RuleStat)] = [:]
-        for path in paths {
-            for r in roots[path]!.summary.rules {
-                var entry = rules[r.source] ?? (r.kind, RuleStat())
-                entry.stat.merge(r.stat)
-                rules[r.source] = entry
-            }
-        }
-        let sorted = rules.sorted { $0.key < $1.key }
+    func ruleMetrics(into e: inout Exposition) {
+        let sorted = metrics.rules.sorted { $0.key < $1.key }
         e.family("reswatch_rule_evaluations_total", "counter", "Rule evaluations run, by rule (its module entry) and kind.")
         for (rule, r) in sorted {
             e.sample("reswatch_rule_evaluations_total", [("rule", rule), ("kind", r.kind)], Double(r.stat.evaluations))
