@@ -217,7 +217,9 @@ struct WatchLoop {
                 continue  // vanished meanwhile (ENOENT) or unreadable: the consumer's scan reports it
             }
             let wd = wdOf(current)
-            if wd > 0 { directories[wd] = current }
+            // Kept as an exact-size copy: built by appending, the path's buffer had room to grow
+            // that it keeps for the daemon's life (a third of the map's bytes, 9,000 folders).
+            if wd > 0 { directories[wd] = String(decoding: current.utf8, as: UTF8.self) }
             // Only the subfolders are read (readdir's type, an lstat where it has none): a link to a
             // folder is not followed, as before, and a folder's files cost nothing here.
             guard let subfolders = try? FileSystem.subdirectoryNames(current) else { continue }
