@@ -86,6 +86,21 @@ import Testing
         #expect(store.inputs.isEmpty && store.isEmpty)
     }
 
+    /// A record with no input, one (held inline) or several: each input has the record as its
+    /// reader while it is stored, and dropping it frees every string.
+    @Test(arguments: [0, 1, 2, 5])
+    func aRecordsInputsComeAndGoWithIt(count: Int) {
+        var store = EvaluationStore()
+        let key = EvaluationStore.Key(rule: "r", subject: Subject(.assetSet, "S.imageset"))
+        let inputs = (0..<count).map { EvaluationInput.file("S.imageset/\($0).png") }
+        store.store(key, .init(inputs: inputs, diagnostics: []))
+        #expect(Set(store.inputs) == Set(inputs))
+        for input in inputs { #expect(store.readers(of: input) == [key]) }
+        #expect(store.strings.count == 2 + count)
+        _ = store.drop(key)
+        #expect(store.strings.count == 0 && store.inputs.isEmpty && store.isEmpty)
+    }
+
     /// A record stored over another (without a drop first) replaces it: the old inputs lose their
     /// reader and their strings, the ones both read keep one reader, and one drop frees it all.
     @Test func storingOverARecordForgetsItsOldInputs() {
