@@ -43,8 +43,9 @@ extension StrictContentsJSON {
 
     /// The array of entries: each item an object, with the line where it starts.
     private mutating func entryList(depth: Int) -> [AssetImageEntry]? {
-        // Grown as entries come, not reserved: the daemon keeps 512 parsed files, and room for
-        // sixteen entries in an image set of three would be kept with each.
+        // Grown as entries come, not reserved, and copied to its exact size when grown past it:
+        // the daemon keeps 512 parsed files, and an icon set's ten entries sat in room for
+        // sixteen (1.4 MB of the 100k-file heap).
         var list: [AssetImageEntry] = []
         let complete = items { reader in
             guard depth + 1 < Self.maximumDepth, reader.peek == UInt8(ascii: "{") else { return false }
@@ -53,7 +54,11 @@ extension StrictContentsJSON {
             list.append(AssetImageEntry(line: reader.line))
             return reader.entry(depth: depth + 1, into: &list[list.count - 1])
         }
-        return complete ? list : nil
+        guard complete else { return nil }
+        guard list.capacity > list.count else { return list }
+        return [AssetImageEntry](unsafeUninitializedCapacity: list.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: list)
+        }
     }
 
     /// One entry: its known fields as strings, its appearances, every other member checked.

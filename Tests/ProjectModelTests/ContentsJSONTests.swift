@@ -37,6 +37,16 @@ import Testing
         #expect(contents.images.map(\.line) == [3, 9])
     }
 
+    /// The daemon keeps parsed files: their entries are kept in room for what they hold, not in
+    /// the doubled room appending grew them into (an icon set's ten entries in room for sixteen).
+    @Test(arguments: [1, 3, 10, 17]) func entriesAreKeptInRoomForWhatTheyHold(_ count: Int) throws {
+        let entry = #"{"idiom":"iphone","size":"60x60","scale":"2x","filename":"i.png"}"#
+        let json = #"{"images":["# + Array(repeating: entry, count: count).joined(separator: ",") + "]}"
+        let images = try AssetContentsReader.parse(Array(json.utf8)).get().images
+        #expect(images.count == count)
+        #expect(images.capacity == count, "\(images.capacity) for \(count)")
+    }
+
     /// Entry lines skip brackets, braces and escaped quotes inside strings, and a key named like
     /// the array inside a string before it; CRLF line ends count once.
     @Test func entryLinesKnowAboutStrings() throws {
