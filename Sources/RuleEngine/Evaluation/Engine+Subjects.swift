@@ -13,7 +13,7 @@ extension Engine {
     func rebuildSubjects(recordingChanges: Bool = true) {
         projectIndex = ProjectIndex(tree: tree)
         let before = recordingChanges ? subjects.snapshot(tree: tree) : [:]
-        subjects.removeAll()
+        subjects.removeAll(keepingRoomFor: tree.nodeCapacity)
         var projectNodes: [String: ResourceTree.NodeID] = [:]
         let tree = self.tree
         func projectNode(_ dir: String) -> ResourceTree.NodeID? {

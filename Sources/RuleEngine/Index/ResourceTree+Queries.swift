@@ -102,6 +102,8 @@ extension ResourceTree {
     public func isUnreadable(node: NodeID) -> Bool { nodes.state[Int(node)] == .unreadable }
 
     public var fileCount: Int { nodes.fileCount }
+    /// Node ids handed out (live, removed or free for reuse): every id is below it.
+    var nodeCapacity: Int { nodes.capacity }
 
     /// Files at or below `path`, counted on the nodes (0 when the tree does not hold it).
     public func fileCount(under path: String) -> Int {

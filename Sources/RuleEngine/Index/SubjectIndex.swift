@@ -27,6 +27,14 @@ struct SubjectIndex: Sendable {
         count = 0
     }
 
+    /// Empties the index and makes room for `nodes` nodes (a rebuild's tree), exactly: grown as
+    /// subjects were set, the two per-node arrays kept up to twice the room they needed.
+    mutating func removeAll(keepingRoomFor nodes: Int) {
+        removeAll()
+        kinds = [UInt16](repeating: 0, count: nodes)
+        projectNode = [NodeID](repeating: 0, count: nodes)
+    }
+
     private func has(_ kind: SubjectKind, _ node: NodeID) -> Bool {
         Int(node) < kinds.count && kinds[Int(node)] & kind.bit != 0
     }
