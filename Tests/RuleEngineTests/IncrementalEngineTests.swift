@@ -65,6 +65,19 @@ import Testing
         assertEqualsCold(engine, tree)
     }
 
+    /// The subject index is sized for the tree when a scan rebuilds it; sets added afterwards
+    /// (nodes past that size) are found and judged as a cold run judges them.
+    @Test func setsAddedAfterTheScanGrowTheSubjectIndex() throws {
+        let tree = try TempTree(Self.fiftySets())
+        let engine = tree.engine()
+        var added: [String: ExampleFile] = [:]
+        for (path, file) in Fixtures.iconSets(20, in: "App", catalog: "More.xcassets") { added[path] = file }
+        try tree.write(added)
+        let delta = engine.apply(changedPaths: ["App/More.xcassets"])
+        #expect(delta.added.contains { $0.path.hasPrefix("App/More.xcassets/") }, "the new sets' findings")
+        assertEqualsCold(engine, tree)
+    }
+
     @Test func rescanFindsOnlyRealDifferences() throws {
         let tree = try TempTree(Self.fiftySets())
         let engine = tree.engine()
