@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 
 @main
@@ -21,11 +22,28 @@ struct Reswatch: AsyncParsableCommand {
 
     /// Like ArgumentParser's main, but usage errors exit 2 (the documented status), not 64, and an
     /// unknown command names the nearest one.
-    static func main() async {
+    ///
+    /// Synchronous on purpose: the main thread waits for the command's task. An `async` main ends
+    /// in `dispatch_main()`, which exits the main thread with `pthread_exit`; that unwinds the
+    /// thread's stack through the unwind tables and left 0.7 MB of `.eh_frame_hdr` and `.eh_frame`
+    /// resident in the daemon for its whole life (docs/performance.md). Nothing here runs on the
+    /// main queue or the main actor.
+    static func main() {
         if let message = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()), root: Reswatch.self) {
             FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)
         }
+        let finished = DispatchSemaphore(value: 0)
+        // Detached: `main` is the main actor's, and a task inheriting it would wait for the main
+        // queue, which this thread, waiting, never drains.
+        Task.detached {
+            await runCommand()
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    private static func runCommand() async {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -61,6 +61,21 @@ import Testing
         #expect(limits.contains("Yams.compose(yaml: text, .basic, .default, .utf8)"))
     }
 
+    /// The command-line entry point is synchronous and waits for its task: an `async` main ends in
+    /// `dispatch_main()`, whose `pthread_exit` unwinds the main thread through the unwind tables
+    /// and kept 0.7 MB of them resident in the daemon (Reswatch.main, docs/performance.md).
+    @Test func theEntryPointIsNotAnAsyncMain() throws {
+        let files = try Self.sourceFiles()
+        let entry = try #require(files.first { $0.path == "reswatch/Reswatch.swift" })
+        #expect(entry.lines.contains { $0.contains("static func main() {") })
+        #expect(entry.lines.contains { $0.contains("Task.detached") })
+        for (path, lines) in files {
+            for (index, line) in lines.enumerated() where line.contains("static func main() async") {
+                Issue.record("Sources/\(path):\(index + 1) declares an async main: \(line)")
+            }
+        }
+    }
+
     @Test func noSourceFileIsOverFourHundredLines() throws {
         for (path, lines) in try Self.sourceFiles() {
             let count = lines.last?.isEmpty == true ? lines.count - 1 : lines.count
