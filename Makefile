@@ -82,8 +82,17 @@ RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker relro -Xlinker -z -Xli
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/$(HOT_FUNCTIONS) -Xlinker --no-warn-symbol-ordering
+# SwiftPM does not rebuild a module whose sources did not change when only these flags did: the
+# dependencies kept objects compiled without -function-sections for a day, which put 7 MB of
+# code between the functions the list orders (docs/performance.md). A change of the flags
+# rebuilds the release configuration from scratch; .build/release-flags holds the last ones.
+RELEASE_FLAGS := .build/release-flags
 release: deps
+	@if [ -d .build/release ] && [ "$$(cat $(RELEASE_FLAGS) 2>/dev/null)" != '$(RELEASE_LINK)' ]; then \
+		echo "release flags changed since the last release build: rebuilding every module with them"; \
+		rm -rf "$$(readlink -f .build/release)"; fi
 	$(SWIFT) build -c release --static-swift-stdlib --product reswatch $(RELEASE_LINK)
+	@printf '%s' '$(RELEASE_LINK)' > $(RELEASE_FLAGS)
 
 # Rewrites the link order from a profile of the release build (valgrind's callgrind; a few minutes).
 order-file: release
