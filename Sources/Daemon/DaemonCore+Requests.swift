@@ -17,7 +17,7 @@ extension DaemonCore {
                 ? "nothing to check: \(coverage.foundInstead), none of what reswatch checks (\(Coverage.lookedFor))" : nil
             return RootStatus(
                 path: path, state: r.state, files: r.summary.files, projects: r.summary.projects,
-                errors: counts[.error] ?? 0, warnings: counts[.warning] ?? 0, infos: counts[.info] ?? 0,
+                errors: counts[.error], warnings: counts[.warning], infos: counts[.info],
                 lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason ?? empty,
                 judged: r.state == .scanning ? nil : coverage.judgedCount)
         }

@@ -161,7 +161,7 @@ package actor DaemonCore {
         roots[root] = record
         eventLog?.write(
             "state", ["root": .string(root), "state": .string(record.state.rawValue), "files": .number(Double(record.summary.files))])
-        logger.info("\(root): \(record.summary.files) files, \(record.diagnostics.bySeverity.values.reduce(0, +)) diagnostics")
+        logger.info("\(root): \(record.summary.files) files, \(record.diagnostics.bySeverity.total) diagnostics")
         publishStatus()
         // Changes that arrived during the scan are applied now; sync no longer skips this root.
         if queue.isSettling, flushTask == nil { flushTask = Task { await self.settle() } }
@@ -270,8 +270,8 @@ package actor DaemonCore {
     }
 
     var statusLine: String {
-        let errors = roots.values.reduce(0) { $0 + ($1.diagnostics.bySeverity[.error] ?? 0) }
-        let warnings = roots.values.reduce(0) { $0 + ($1.diagnostics.bySeverity[.warning] ?? 0) }
+        let errors = roots.values.reduce(0) { $0 + $1.diagnostics.bySeverity[.error] }
+        let warnings = roots.values.reduce(0) { $0 + $1.diagnostics.bySeverity[.warning] }
         return "watching \(roots.count) root\(roots.count == 1 ? "" : "s"): \(errors) errors, \(warnings) warnings"
     }
 

@@ -85,7 +85,7 @@ extension DaemonCore {
         for path in paths {
             let counts = roots[path]!.diagnostics.bySeverity
             for severity in Severity.allCases {
-                e.sample("reswatch_findings", [("root", path), ("severity", severity.rawValue)], Double(counts[severity] ?? 0))
+                e.sample("reswatch_findings", [("root", path), ("severity", severity.rawValue)], Double(counts[severity]))
             }
         }
         e.family("reswatch_files", "gauge", "Files indexed, by root.")
