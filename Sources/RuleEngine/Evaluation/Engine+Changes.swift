@@ -82,7 +82,7 @@ extension Engine {
     /// Returns the projects whose context or rules changed (every subject in them is re-evaluated).
     func refreshContexts(_ changed: Set<EvaluationInput>) -> Set<String> {
         var rescoped = Set<String>()
-        for (dir, state) in projects where !state.inputs.isDisjoint(with: changed) || !subjects.hasMembers(dir, in: tree) {
+        for (dir, state) in projects where state.inputs.contains(where: changed.contains) || !subjects.hasMembers(dir, in: tree) {
             if !subjects.hasMembers(dir, in: tree) {
                 delta.drop(projects.removeValue(forKey: dir)?.diagnostics ?? [])
                 for key in store.keys {

@@ -64,8 +64,6 @@ public final class Engine {
     /// the daemon last took them (`takeRuleMetrics`): the daemon's metrics. Kept only when
     /// `incremental` (a one-shot check does not pay for it).
     public private(set) var ruleStats: [String: RuleStat] = [:]
-    /// Diagnostics per severity, kept from each delta (no need to build the full list to count).
-    public private(set) var severityCounts: [Severity: Int] = [:]
 
     /// False for one-shot runs (`check`): no reverse index of inputs is kept, since nothing will change.
     public let incremental: Bool
@@ -209,10 +207,7 @@ public final class Engine {
     func beginDelta() { delta.begin(scan: scanDiagnostics) }
 
     func endDelta(evaluationsRun: Int) -> DiagnosticDelta {
-        let result = delta.end(scan: scanDiagnostics, evaluationsRun: evaluationsRun)
-        for d in result.added { severityCounts[d.severity, default: 0] += 1 }
-        for d in result.removed { severityCounts[d.severity, default: 0] -= 1 }
-        return result
+        delta.end(scan: scanDiagnostics, evaluationsRun: evaluationsRun)
     }
 
     func projectState(_ dir: String) -> ProjectState {

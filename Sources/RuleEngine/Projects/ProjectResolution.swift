@@ -9,7 +9,9 @@ struct ProjectState: Sendable {
     var context: ProjectContext { contexts[0] }
     /// One context per iOS app of the project, the primary one first.
     var contexts: [ProjectContext]
-    var inputs: Set<EvaluationInput>
+    /// What resolving it read (an exact-size array: the set the resolver gathered them in sat in
+    /// room for twice as many, for each project the daemon keeps).
+    var inputs: [EvaluationInput]
     var rules: RuleSet
     /// config.invalid / project.* findings: reported by the engine itself, so a configuration can
     /// never silence the report of its own problems.
@@ -91,7 +93,7 @@ struct ProjectResolver {
                 message: at.hint.map { "\(problem.message); \($0)" } ?? problem.message, fix: info.fix, related: at.related,
                 relatedLocations: at.relatedLocations)
         }
-        return ProjectState(contexts: contexts, inputs: recorder.inputs, rules: rules, diagnostics: diagnostics)
+        return ProjectState(contexts: contexts, inputs: Array(recorder.inputs), rules: rules, diagnostics: diagnostics)
     }
 
     /// Ids in `rules.disable` / `rules.severity` that no rule in force reports.
