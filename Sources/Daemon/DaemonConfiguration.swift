@@ -24,6 +24,9 @@ package struct DaemonConfiguration: Sendable {
     /// Image facts kept in memory per root (parsed plists/Contents.json: an eighth of it). Past it,
     /// files are read again when a rule needs them; memory stays flat as trees grow.
     package var factsCacheEntries = 4096
+    /// Empty the file caches when scans fall idle (`EngineCaches.shedScanLeftovers`). Off only
+    /// in tests that look at what a scan left in them.
+    package var shedCachesAfterScans = true
     /// Log every finding added and removed (with rule, path and root as fields): set under
     /// journald, where they are queryable (`journalctl RESWATCH_RULE=…`).
     package var logFindings = false

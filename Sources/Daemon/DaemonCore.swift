@@ -249,11 +249,18 @@ package actor DaemonCore {
     }
 
     /// Gives the slot to the next in line; when the pool says so (`EngineSlots`), free heap pages
-    /// go back to the kernel, off the actor.
+    /// go back to the kernel, off the actor. After whole-root jobs (scans), the file caches are
+    /// emptied first (`EngineCaches.shedScanLeftovers`): what a scan left there is not what a
+    /// change will read.
     func leaveSlot(wholeRoot: Bool, long: Bool = false) {
         let (next, trim) = wholeRoot ? slots.wholeRoot.leave(long: long) : slots.changes.leave(long: long)
         next?.resume()
-        if trim { DispatchQueue.global(qos: .utility).async { ProcessMemory.releaseFreePages() } }
+        guard trim else { return }
+        let caches = wholeRoot && configuration.shedCachesAfterScans ? caches : nil
+        DispatchQueue.global(qos: .utility).async {
+            caches?.shedScanLeftovers()
+            _ = ProcessMemory.releaseFreePages()
+        }
     }
 
     /// The socket server accepts connections.

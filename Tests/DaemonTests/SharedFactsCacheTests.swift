@@ -18,6 +18,7 @@ import Testing
         configuration.roots = roots.map(\.path)
         configuration.ruleSources = ShippedModules.sources(environment: [:])
         configuration.factsCacheEntries = entries
+        configuration.shedCachesAfterScans = false  // these look at what the scans left
         let core = DaemonCore(
             configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: FakeWatchEventSource())
@@ -38,6 +39,38 @@ import Testing
         #expect(cached > 0 && cached <= 64, "\(cached)")
         for tree in trees { #expect(try await mismatches(core, tree) == 20) }
         await core.stop()
+    }
+
+    /// What a scan leaves in the caches is dropped when scans fall idle (the tail of whatever
+    /// it read last, not what is edited next); the findings stay, and a change reads again what
+    /// it needs and is judged as before.
+    @Test func scanLeftoversAreShedAndChangesAreStillJudged() async throws {
+        let tree = try TempTree(Self.iconSets(20))
+        var configuration = DaemonConfiguration(socketPath: tree.path + "/unused.sock", kinds: BuiltinKinds.registry)
+        configuration.roots = [tree.path]
+        configuration.ruleSources = ShippedModules.sources(environment: [:])
+        configuration.settleMilliseconds = 5
+        let watcher = FakeWatchEventSource()
+        let core = DaemonCore(
+            configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: watcher)
+        let events = watcher.events
+        let consumer = Task { for await event in events { await core.receive(event) } }
+        await core.start()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while core.caches.facts.count > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(core.caches.facts.count == 0)
+        #expect(try await mismatches(core, tree) == 20)
+
+        // Set 0's App Store icon made the right size: the set is judged again from its files.
+        let icon = "A.xcassets/Set0.appiconset/c.png"
+        try tree.write([icon: .png(PNGSpec(width: 1024, height: 1024))])
+        watcher.send(.changed(root: tree.path, path: tree.path + "/" + icon))
+        _ = try await core.sync(timeoutMilliseconds: 30_000)
+        #expect(try await mismatches(core, tree) == 19)
+        #expect(core.caches.facts.count > 0, "the change read its set's images again")
+        await core.stop()
+        await consumer.value
     }
 
     @Test func anUnwatchedRootsFactsAreDropped() async throws {

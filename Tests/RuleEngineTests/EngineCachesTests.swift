@@ -1,9 +1,12 @@
 import Foundation
 import ImageFacts
-import RuleEngine
+import ProjectModel
 import RuleKinds
+import SystemCalls
 import TestSupport
 import Testing
+
+@testable import RuleEngine
 
 /// The daemon's roots share one cache of file facts: one bound for all of them, and a root's
 /// rescan or change never serves another root (or itself) stale facts.
@@ -23,6 +26,29 @@ import Testing
         #expect(caches.facts.count <= 64)
         for e in engines { #expect(e.diagnostics.count { $0.rule == "icon.size-mismatch" } == 50) }
         #expect(engines[0].diagnostics.map(\.message) == a.engine().diagnostics.map(\.message))
+    }
+
+    /// After a scan the daemon sheds image facts and parsed files, and keeps the values derived
+    /// from sources, which a privacy rule reads in full on every change.
+    @Test func shedScanLeftoversKeepsWhatSourcesDerived() throws {
+        let caches = EngineCaches()
+        let tree = try TempTree(IncrementalEngineTests.fiftySets())
+        _ = engine(tree, caches)
+        #expect(caches.facts.count > 0)
+        let key = FileKey(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4)
+        _ = caches.parsed.derived("/s.swift", tag: "uses", key: key) { 7 }
+        _ = caches.parsed.contents("/c.json", key: key) { AssetContentsReader.parse(Array(#"{"images":[]}"#.utf8)) }
+        caches.shedScanLeftovers()
+        #expect(caches.facts.count == 0)
+        var computed = false
+        #expect(
+            caches.parsed.derived("/s.swift", tag: "uses", key: key) {
+                computed = true; return 8
+            } == 7 && !computed)
+        _ = caches.parsed.contents("/c.json", key: key) {
+            computed = true; return AssetContentsReader.parse(Array(#"{"images":[]}"#.utf8))
+        }
+        #expect(computed, "the parsed Contents.json was shed")
     }
 
     @Test func aRootsFullScanForgetsOnlyItsOwnFacts() throws {

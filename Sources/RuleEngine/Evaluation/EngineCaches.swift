@@ -14,4 +14,14 @@ public final class EngineCaches: Sendable {
         facts = FactsCache(capacity: capacity)
         parsed = ParsedCache(capacity: capacity / 8)
     }
+
+    /// Drops what a scan left in the caches: image facts and parsed files. A scan fills them with
+    /// whatever it read last, an arbitrary part of the tree rather than what is edited next, and
+    /// at 100,000 files that was 3 MB held for the daemon's life (docs/performance.md). A change
+    /// reads again what it needs (a set's images' headers, a few microseconds each); the values
+    /// derived from sources stay, since a privacy rule reads all of them on every change.
+    public func shedScanLeftovers() {
+        facts.forgetAll()
+        parsed.forgetParsed()
+    }
 }

@@ -62,6 +62,15 @@ final class ParsedCache: Sendable {
         return value
     }
 
+    /// Forgets every parsed plist and Contents.json, keeping the values derived from sources
+    /// (a privacy rule reads every source's on each change: those it must not lose).
+    func forgetParsed() {
+        state.withLock {
+            $0.plists = [:]
+            $0.contents = [:]
+        }
+    }
+
     func forget(_ path: String) {
         state.withLock {
             $0.plists[path] = nil
