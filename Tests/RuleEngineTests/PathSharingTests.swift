@@ -201,10 +201,10 @@ import Testing
         }
     }
 
-    /// A node keeps a file's stat in 32 bytes (not `FileStatus`'s 48), and what it keeps is what a
+    /// A node keeps a file's stat in 24 bytes (not `FileStatus`'s 48), and what it keeps is what a
     /// change is judged by: new content or a new mode is a change; the owner alone is not.
     @Test func aFilesStatIsPackedAndStillTellsAChange() throws {
-        #expect(MemoryLayout<PackedStatus>.stride == 32)
+        #expect(MemoryLayout<PackedStatus>.stride == 24)
         let tree = try TempTree(["App/icon.png": .png(PNGSpec(width: 2, height: 2))])
         var index = ResourceTree(root: tree.path)
         _ = index.scanAll()

@@ -6,7 +6,8 @@ import SystemCalls
 
 /// The storage behind `ResourceTree`: one node per file or directory, indexed by a 32-bit id.
 /// A node keeps its own name (in one shared byte arena), its parent and, for a file, its stat;
-/// a directory keeps its children's ids sorted by name bytes. No path is stored: a path is found
+/// a directory keeps, in the same slot, where its listing is: its children's ids sorted by name
+/// bytes. No path is stored: a path is found
 /// by walking names from the root and rebuilt from parents on demand, so each name's bytes are
 /// held once however deep the tree (docs/performance.md, "The compact index").
 ///
@@ -26,13 +27,15 @@ struct NodeStore: Sendable {
     private var nameLength: [UInt16] = []
     private(set) var parent: [ID] = []
     private(set) var state: [State] = []
-    /// A file's `lstat`, packed (32 bytes, not `FileStatus`'s 48: 3 MB at 100k files); a
-    /// directory's slot holds `PackedStatus.none`.
+    /// A file's `lstat`, packed (24 bytes, not `FileStatus`'s 48: 2.6 MB less at 100k files);
+    /// a folder's slot (directory or unreadable) holds the index of its listing instead.
     private var packed: [PackedStatus] = []
     /// The devices files live on (a root spans few): `PackedStatus.device` indexes this.
     private var devices: [UInt64] = []
-    /// A directory's children, sorted by name bytes (files: empty, which allocates nothing).
-    private(set) var children: [[ID]] = []
+    /// The folders' listings, each sorted by name bytes. Only folders have one: an array of
+    /// listings per node was 8 bytes for each file too (0.8 MB at 100k files).
+    private var listings: [[ID]] = []
+    private var freeListings: [UInt32] = []
     private var freeIDs: [ID] = []
     /// Arena bytes of reclaimed nodes (compacted away when they outweigh the live names).
     private(set) var garbageBytes = 0
@@ -43,8 +46,8 @@ struct NodeStore: Sendable {
         nameLength = [0]
         parent = [Self.root]
         state = [.directory]
-        packed = [.none]
-        children = [[]]
+        packed = [.listing(0)]
+        listings = [[]]
     }
 
     var capacity: Int { state.count }
@@ -57,6 +60,18 @@ struct NodeStore: Sendable {
     func isDirectoryLike(_ id: ID) -> Bool {
         let s = state[Int(id)]
         return s == .directory || s == .unreadable
+    }
+
+    /// A folder's children, sorted by name bytes (removed ones among them until detached); a
+    /// file, or a node removed, has none.
+    func children(_ id: ID) -> [ID] {
+        isDirectoryLike(id) ? listings[packed[Int(id)].listing] : []
+    }
+
+    /// Where a folder's listing is (the node must be directory-like).
+    private func listingIndex(_ dir: ID) -> Int {
+        precondition(isDirectoryLike(dir), "only a folder has a listing")
+        return packed[Int(dir)].listing
     }
 
     // MARK: - names and paths
@@ -127,7 +142,7 @@ struct NodeStore: Sendable {
 
     /// The slot of `name` among a directory's children: (index, whether that child has the name).
     private func position(in dir: ID, of name: UnsafeBufferPointer<UInt8>) -> (Int, Bool) {
-        let list = children[Int(dir)]
+        let list = children(dir)
         var low = 0
         var high = list.count
         while low < high {
@@ -146,7 +161,7 @@ struct NodeStore: Sendable {
     private func child(of dir: ID, bytes: UnsafeBufferPointer<UInt8>) -> ID? {
         let (i, found) = position(in: dir, of: bytes)
         if found {
-            let id = children[Int(dir)][i]
+            let id = children(dir)[i]
             return isLive(id) ? id : nil
         }
         // Names are compared as Strings are, under canonical equivalence (as APFS and Xcode
@@ -154,7 +169,7 @@ struct NodeStore: Sendable {
         // Only a name with a non-ASCII byte can have another spelling.
         guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
         let wanted = String(decoding: bytes, as: UTF8.self)
-        return children[Int(dir)].first { isLive($0) && name($0) == wanted }
+        return children(dir).first { isLive($0) && name($0) == wanted }
     }
 
     /// The live node at a root-relative path ("" is the root): a walk of names, no hashing.
@@ -191,19 +206,20 @@ struct NodeStore: Sendable {
         var name = name
         let slot = name.withUTF8 { position(in: dir, of: $0) }
         let id = allocate(name, parent: dir, state: newState, status: newStatus)
+        let listing = listingIndex(dir)
         if slot.1 {
-            let old = children[Int(dir)][slot.0]
+            let old = listings[listing][slot.0]
             precondition(!isLive(old), "a directory holds one child per name")
-            children[Int(dir)][slot.0] = id
+            listings[listing][slot.0] = id
         } else {
-            children[Int(dir)].insert(id, at: slot.0)
+            listings[listing].insert(id, at: slot.0)
         }
         return id
     }
 
     /// Adds the children of a freshly listed directory in one pass (sorted once, not per insert).
     mutating func addChildren(_ list: [(name: String, status: FileStatus?)], in dir: ID) -> [ID] {
-        precondition(children[Int(dir)].isEmpty, "only a directory without children is filled in bulk")
+        precondition(children(dir).isEmpty, "only a directory without children is filled in bulk")
         var ids: [ID] = []
         ids.reserveCapacity(list.count)
         for (name, status) in list {
@@ -211,7 +227,7 @@ struct NodeStore: Sendable {
         }
         var sorted = ids
         sorted.sort { compareNodes($0, $1) < 0 }
-        children[Int(dir)] = sorted
+        listings[listingIndex(dir)] = sorted
         return ids
     }
 
@@ -221,7 +237,8 @@ struct NodeStore: Sendable {
         name.withUTF8 { arena.append(contentsOf: $0) }
         let length = UInt16(truncatingIfNeeded: name.utf8.count)
         if newState == .file { fileCount += 1 }
-        let newPacked = newStatus.map { pack($0) } ?? PackedStatus.none
+        let hasListing = newState == .directory || newState == .unreadable
+        let newPacked = hasListing ? .listing(newListing()) : newStatus.map { pack($0) } ?? PackedStatus.none
         if let id = freeIDs.popLast() {
             let i = Int(id)
             nameStart[i] = start
@@ -229,7 +246,6 @@ struct NodeStore: Sendable {
             parent[i] = dir
             state[i] = newState
             packed[i] = newPacked
-            children[i] = []
             return id
         }
         precondition(state.count < Int(UInt32.max), "more than 4 billion files and folders in one root")
@@ -238,12 +254,20 @@ struct NodeStore: Sendable {
         parent.append(dir)
         state.append(newState)
         packed.append(newPacked)
-        children.append([])
         return ID(state.count - 1)
     }
 
-    /// A file's status as the tree keeps it (a directory's is meaningless).
+    /// An empty listing's index (a freed one first).
+    private mutating func newListing() -> Int {
+        if let index = freeListings.popLast() { return Int(index) }
+        precondition(listings.count < Int(UInt32.max), "more than 4 billion folders in one root")
+        listings.append([])
+        return listings.count - 1
+    }
+
+    /// A file's status as the tree keeps it (a folder has none).
     func status(_ id: ID) -> TreeFileStatus {
+        precondition(state[Int(id)] == .file, "only a file has a status")
         let p = packed[Int(id)]
         let device = p.device == PackedStatus.manyDevices ? UInt64.max : devices[Int(p.device)]
         return TreeFileStatus(
@@ -252,6 +276,7 @@ struct NodeStore: Sendable {
 
     /// Records a file's new status; false when it equals the one kept (nothing changed).
     mutating func updateStatus(_ id: ID, _ s: FileStatus) -> Bool {
+        precondition(state[Int(id)] == .file, "only a file has a status")
         let new = pack(s)
         guard packed[Int(id)] != new else { return false }
         packed[Int(id)] = new
@@ -259,15 +284,15 @@ struct NodeStore: Sendable {
     }
 
     private mutating func pack(_ s: FileStatus) -> PackedStatus {
-        let device: UInt16
+        let device: UInt8
         if let i = devices.firstIndex(of: s.device) {
-            device = UInt16(i)
+            device = UInt8(i)
         } else if devices.count < Int(PackedStatus.manyDevices) {
-            device = UInt16(devices.count)
+            device = UInt8(devices.count)
             devices.append(s.device)
         } else {
-            // 65,535 devices under one root: the rest share one marker (the facts cache also keys
-            // by path, so keys stay distinct).
+            // 63 devices under one root: the rest share one marker (the facts cache also keys by
+            // path, so keys stay distinct).
             device = PackedStatus.manyDevices
         }
         return PackedStatus(inode: s.inode, size: s.size, modified: s.modifiedNanoseconds, mode: s.mode, device: device, kind: s.kind)
@@ -289,15 +314,31 @@ struct NodeStore: Sendable {
         exact(&parent)
         exact(&state)
         exact(&packed)
-        exact(&children)
+        exact(&listings)
     }
 
+    /// A node's new state. A node that becomes a folder (a link to a resource folder is kept as
+    /// an unreadable one) gets an empty listing in place of its status; an unreadable folder's
+    /// listing is emptied; a folder removed gives its listing back (its children were removed
+    /// first, and nothing lists a removed folder).
     mutating func setState(_ id: ID, _ s: State) {
-        let old = state[Int(id)]
+        let i = Int(id)
+        let old = state[i]
         if old == .file && s != .file { fileCount -= 1 }
         if old != .file && s == .file { fileCount += 1 }
-        state[Int(id)] = s
-        if s == .unreadable { children[Int(id)] = [] }
+        let had = isDirectoryLike(id)
+        state[i] = s
+        let has = isDirectoryLike(id)
+        if has && !had {
+            packed[i] = .listing(newListing())
+        } else if had && !has {
+            let listing = packed[i].listing
+            listings[listing] = []
+            freeListings.append(UInt32(listing))
+            packed[i] = .none
+        } else if s == .unreadable {
+            listings[packed[i].listing] = []
+        }
     }
 
     /// Marks a node removed (it stays in its parent's listing, not live, until `detachRemoved`).
@@ -305,9 +346,9 @@ struct NodeStore: Sendable {
 
     /// Drops removed and free children from a directory's listing: one pass.
     mutating func detachRemoved(from dir: ID) {
-        guard isLive(dir) || state[Int(dir)] == .removed else { return }
+        guard isDirectoryLike(dir) else { return }
         let state = self.state
-        children[Int(dir)].removeAll { id in
+        listings[listingIndex(dir)].removeAll { id in
             let s = state[Int(id)]
             return !(s == .file || s == .directory || s == .unreadable)
         }
@@ -323,7 +364,6 @@ struct NodeStore: Sendable {
             let i = Int(id)
             garbageBytes += Int(nameLength[i])
             state[i] = .free
-            children[i] = []
             nameLength[i] = 0
             freeIDs.append(id)
         }
@@ -342,26 +382,4 @@ struct NodeStore: Sendable {
         arena = fresh
         garbageBytes = 0
     }
-}
-
-/// What the tree keeps of a file's `lstat`: the content's identity (the facts cache's key), the
-/// kind (a symbolic link is resolved before reading) and the mode (a `chmod 000` is a change:
-/// the file can no longer be read). Owner and group are not kept.
-public struct TreeFileStatus: Sendable, Equatable {
-    public let key: FileKey
-    public let kind: FileStatus.Kind
-    public let mode: UInt32
-}
-
-/// A file's `lstat` as a node keeps it: 32 bytes.
-struct PackedStatus: Sendable, Equatable {
-    static let manyDevices = UInt16.max
-    static let none = PackedStatus(inode: 0, size: 0, modified: 0, mode: 0, device: 0, kind: .directory)
-
-    let inode: UInt64
-    let size: Int64
-    let modified: Int64
-    let mode: UInt32
-    let device: UInt16
-    let kind: FileStatus.Kind
 }

@@ -113,7 +113,7 @@ extension ResourceTree {
         while let id = stack.popLast() {
             switch nodes.state[Int(id)] {
             case .file: count += 1
-            case .directory: stack += nodes.children[Int(id)]
+            case .directory: stack += nodes.children(id)
             case .unreadable, .removed, .free: break
             }
         }
@@ -137,7 +137,7 @@ extension ResourceTree {
 
     /// Calls `body` with every listed directory (unreadable ones excluded) and its live children.
     public func forEachDirectory(_ body: (_ directory: NodeID, _ children: [NodeID]) -> Void) {
-        for i in 0..<nodes.capacity where nodes.state[i] == .directory { body(NodeID(i), nodes.children[i]) }
+        for i in 0..<nodes.capacity where nodes.state[i] == .directory { body(NodeID(i), nodes.children(NodeID(i))) }
     }
 
     public func entries(of directory: String) -> Result<[DirectoryEntry], SystemError> {
@@ -146,7 +146,7 @@ extension ResourceTree {
         }
         if let error = unreadableErrors[id] { return .failure(error) }
         return .success(
-            nodes.children[Int(id)].compactMap { child in
+            nodes.children(id).compactMap { child in
                 nodes.isLive(child) ? DirectoryEntry(name: nodes.name(child), isDirectory: nodes.isDirectoryLike(child)) : nil
             })
     }

@@ -285,7 +285,7 @@ public struct ResourceTree: Sendable {
             fresh = try FileSystem.listDirectoryWithStatus(absolute(path)).filter { !isExcludedName($0.name) }
         } catch {
             if nodes.state[Int(dir)] != .unreadable {
-                for child in nodes.children[Int(dir)] where nodes.isLive(child) {
+                for child in nodes.children(dir) where nodes.isLive(child) {
                     remove(child, RelativePath.join(path, nodes.name(child)), into: &change)
                 }
                 finishBatch()
@@ -301,7 +301,7 @@ public struct ResourceTree: Sendable {
             change.listings.insert(path)
         }
         let freshNames = Set(fresh.map(\.name))
-        for child in nodes.children[Int(dir)] where nodes.isLive(child) {
+        for child in nodes.children(dir) where nodes.isLive(child) {
             let name = nodes.name(child)
             if !freshNames.contains(name) {
                 remove(child, RelativePath.join(path, name), into: &change)
@@ -335,7 +335,7 @@ public struct ResourceTree: Sendable {
         while let (id, path, expanded) = stack.popLast() {
             if nodes.isDirectoryLike(id) && !expanded {
                 stack.append((id, path, true))
-                for child in nodes.children[Int(id)].reversed() where nodes.isLive(child) {
+                for child in nodes.children(id).reversed() where nodes.isLive(child) {
                     stack.append((child, RelativePath.join(path, nodes.name(child)), false))
                 }
                 continue
