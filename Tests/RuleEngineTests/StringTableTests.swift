@@ -40,4 +40,22 @@ import Testing
         for (_, entry) in held { for _ in 0..<entry.users { table.release(entry.id) } }
         #expect(table.count == 0 && held.keys.allSatisfy { table.id($0) == nil }, "nothing is kept after the last release")
     }
+
+    /// A string new to the table is kept in storage of its own, not in the buffer of the string
+    /// passed in (built on a scan's worker thread, that buffer pinned the worker's heap pages);
+    /// a string seen again keeps its first copy.
+    @Test func aNewStringIsKeptInAStorageOfItsOwn() async {
+        let built = await Task.detached { "Assets.xcassets/AppIcon.appiconset/Icon-\(60)@3x.png" + String(repeating: "x", count: 40) }.value
+        var table = StringTable()
+        let id = table.retain(built)
+        #expect(table[id] == built)
+        #expect(Self.address(of: table[id]) != Self.address(of: built), "the table holds a copy")
+        let again = table.retain(String(built))
+        #expect(again == id && Self.address(of: table[id]) == Self.address(of: table[again]))
+    }
+
+    private static func address(of string: String) -> UnsafeRawPointer? {
+        var string = string
+        return string.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    }
 }

@@ -22,30 +22,40 @@ struct StringTable: Sendable {
 
     subscript(id: ID) -> String { strings[Int(id)] }
 
-    /// The id of `string`, held for one more user.
+    /// The id of `string`, held for one more user. A string new to the table is stored as a
+    /// copy made here: the one passed in was built on whichever thread evaluated a rule, and
+    /// kept, it pinned that thread's heap pages for the daemon's life. The scan's workers
+    /// left 0.75 MB of paths spread over 4.6 MB of resident pages at 100k files; with copies
+    /// their heap is released after the scan (anonymous memory 30.3 -> 28.1 MB). The price is
+    /// a second hash and a copy for each string the first time it is seen.
     mutating func retain(_ string: String) -> ID {
-        // One hash of the string, found or inserted in the same probe: the id it gets if it is
-        // new is the next free one, which no held string has (a full scan interns every path
-        // once, and looking up then inserting hashed each twice).
-        let next = freeIDs.last ?? ID(strings.count)
-        let id = Self.take(&ids[string, default: next])
-        guard id == next else {
+        if let id = ids[string] {
             users[Int(id)] += 1
             return id
         }
-        if freeIDs.popLast() != nil {
-            strings[Int(id)] = string
+        let owned = Self.ownCopy(string)
+        let id = freeIDs.popLast() ?? ID(strings.count)
+        ids[owned] = id
+        if Int(id) < strings.count {
+            strings[Int(id)] = owned
             users[Int(id)] = 1
         } else {
-            strings.append(string)
+            strings.append(owned)
             users.append(1)
         }
         return id
     }
 
-    /// Reads a dictionary value through its `default:` subscript's modify access, which inserts
-    /// the default when the key is absent.
-    private static func take(_ value: inout ID) -> ID { value }
+    /// A string with storage of its own (one of 15 bytes or fewer is held inline anyway).
+    static func ownCopy(_ string: String) -> String {
+        var string = string
+        return string.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { out in
+                _ = out.initialize(fromContentsOf: bytes)
+                return bytes.count
+            }
+        }
+    }
 
     /// One user fewer; the last one frees the string and its id.
     mutating func release(_ id: ID) {
