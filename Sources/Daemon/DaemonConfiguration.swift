@@ -21,8 +21,9 @@ package struct DaemonConfiguration: Sendable {
     package var excludes: Set<String> = ResourceTree.defaultExcludes
     /// Run exec rules from watched projects' .reswatch/rules and from module files other users own.
     package var allowProjectExec = false
-    /// Image facts kept in memory per root (parsed plists/Contents.json: an eighth of it). Past it,
-    /// files are read again when a rule needs them; memory stays flat as trees grow.
+    /// Image facts kept in memory, one bound for all roots together (parsed plists and
+    /// Contents.json: an eighth of it). Past it, files are read again when a rule needs them;
+    /// memory stays flat as trees and roots grow.
     package var factsCacheEntries = 4096
     /// Empty the file caches when scans fall idle (`EngineCaches.shedScanLeftovers`). Off only
     /// in tests that look at what a scan left in them.

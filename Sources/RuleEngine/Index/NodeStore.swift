@@ -7,9 +7,9 @@ import SystemCalls
 /// The storage behind `ResourceTree`: one node per file or directory, indexed by a 32-bit id.
 /// A node keeps its own name (in one shared byte arena), its parent and, for a file, its stat;
 /// a directory keeps, in the same slot, where its listing is: its children's ids sorted by name
-/// bytes. No path is stored: a path is found
-/// by walking names from the root and rebuilt from parents on demand, so each name's bytes are
-/// held once however deep the tree (measured in c561342, "The compact index" of docs/performance.md then).
+/// bytes. No path is stored: a path is found by walking names from the root and rebuilt from
+/// parents on demand, so each name's bytes are held once however deep the tree (measured in
+/// c561342: "The compact index" of docs/performance.md then).
 ///
 /// Removed nodes keep their name and parent until `reclaim` (so the engine can still name what a
 /// change removed); only then is their id free for reuse.
