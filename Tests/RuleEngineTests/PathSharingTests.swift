@@ -223,4 +223,22 @@ import Testing
         #expect(index.refresh("App/icon.png").modified == ["App/icon.png"], "new content is a change")
         #expect(index.status(of: "App/icon.png")?.key == (try FileSystem.status(path)).key)
     }
+
+    /// A real sparse file of 2 TiB, a size past the 40 bits a node keeps: kept as 1 TiB - 1, and
+    /// a write that leaves it past 40 bits is still a change (its time moved). Nothing reads it:
+    /// a file over 64 MiB is refused with an error of its own.
+    @Test func aFileOfTwoTebibytesIsKeptClampedAndItsWritesStillShow() throws {
+        let tree = try TempTree(["App/huge.png": .text("")])
+        let path = tree.path + "/App/huge.png"
+        try #require(truncate(path, 2 << 40) == 0, "a sparse file of 2 TiB: errno \(errno)")
+        var index = ResourceTree(root: tree.path)
+        _ = index.scanAll()
+        #expect(index.status(of: "App/huge.png")?.key.size == PackedStatus.largestSize)
+        #expect(index.refresh("App/huge.png").modified.isEmpty, "nothing changed")
+        try #require(truncate(path, (2 << 40) + 1) == 0)
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        try #require(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(index.refresh("App/huge.png").modified == ["App/huge.png"], "a new time is a change")
+        #expect(index.status(of: "App/huge.png")?.key.size == PackedStatus.largestSize)
+    }
 }
