@@ -13,24 +13,21 @@ public enum EvaluationInput: Hashable, Sendable {
 
 /// What a rule sees while it evaluates one subject. Every read is recorded as an input.
 public final class EvaluationContext: ProjectFileAccess {
-    public let root: String
+    /// What the batch's evaluations share (`EvaluationBatch`). Methods read it through a local
+    /// (`let batch = self.batch`): called on `self.batch.tree`, a method got a copy of the whole
+    /// tree (its buffers retained, then released) for each call, twice for each image read; on
+    /// a local reference the tree is borrowed in place.
+    let batch: EvaluationBatch
     public let subject: Subject
-    public let project: ProjectContext
-    /// Id of the rule module entry running (for messages about the rule itself).
-    public let ruleSource: String
-    let tree: ResourceTree
+    /// Index of this evaluation's project context in the batch's.
+    let contextIndex: Int
+    /// Index of the rule running in the batch's.
+    let ruleIndex: Int
     /// The subject's folder, from which the paths it reads are found (`ResourceTree.Anchor`).
     let anchor: ResourceTree.Anchor?
-    let facts: FactsCache
-    let parsed: ParsedCache
-    let subjectIndex: SubjectIndex
-    let allowedIDs: Set<String>
-    /// What this evaluation read, when the caller keeps it (the daemon, to know what to re-run);
-    /// a one-shot check does not, and does not pay for hashing every path read.
-    let recordsInputs: Bool
-    /// What it read besides its subject's own file, which is not recorded: the store keeps that
-    /// input for a file subject and never for a folder (`EvaluationStore.compacted`). Most
-    /// evaluations (an image's) read nothing else, and then hash and allocate nothing.
+    /// What this evaluation read besides its subject's own file, which is not recorded: the store
+    /// keeps that input for a file subject and never for a folder (`EvaluationStore.compacted`).
+    /// Most evaluations (an image's) read nothing else, and then hash and allocate nothing.
     private(set) var inputs: Set<EvaluationInput> = []
     private(set) var diagnostics: [Diagnostic] = []
     /// Findings folded into a cause (one cause, one finding): the cause's own message and what
@@ -40,49 +37,58 @@ public final class EvaluationContext: ProjectFileAccess {
     private lazy var textIndexes = TextIndexCache { [unowned self] in try? self.read($0).get() }
 
     init(
-        root: String, subject: Subject, project: ProjectContext, ruleSource: String, tree: ResourceTree,
-        facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex, allowedIDs: Set<String>, recordsInputs: Bool = true,
-        anchor: ResourceTree.Anchor? = nil
+        batch: EvaluationBatch, subject: Subject, contextIndex: Int, ruleIndex: Int, anchor: ResourceTree.Anchor? = nil
     ) {
-        self.anchor = anchor
-        self.recordsInputs = recordsInputs
-        self.root = root
+        self.batch = batch
         self.subject = subject
-        self.project = project
-        self.ruleSource = ruleSource
-        self.tree = tree
-        self.facts = facts
-        self.parsed = parsed
-        self.subjectIndex = subjectIndex
-        self.allowedIDs = allowedIDs
+        self.contextIndex = contextIndex
+        self.ruleIndex = ruleIndex
+        self.anchor = anchor
+    }
+
+    public var root: String { batch.root }
+    /// Id of the rule module entry running (for messages about the rule itself).
+    public var ruleSource: String { batch.rules[ruleIndex].source }
+    /// The project this evaluation is in, read in place (a copy would retain its every field).
+    public var project: ProjectContext {
+        _read {
+            let batch = self.batch
+            yield batch.contexts[contextIndex]
+        }
     }
 
     private func record(_ input: EvaluationInput) {
-        if recordsInputs, input != .file(subject.path) { inputs.insert(input) }
+        if batch.recordsInputs, input != .file(subject.path) { inputs.insert(input) }
     }
 
     /// Absolute path of a root-relative path.
-    public func absolute(_ path: String) -> String { tree.absolute(path) }
+    public func absolute(_ path: String) -> String {
+        let batch = self.batch
+        return batch.tree.absolute(path)
+    }
 
     public func exists(_ path: String) -> Bool {
+        let batch = self.batch
         record(.file(path))
-        return tree.node(path, from: anchor) != nil
+        return batch.tree.node(path, from: anchor) != nil
     }
 
     public func isDirectory(_ path: String) -> Bool {
+        let batch = self.batch
         record(.file(path))
-        guard let node = tree.node(path, from: anchor) else { return false }
-        return tree.isDirectory(node: node)
+        guard let node = batch.tree.node(path, from: anchor) else { return false }
+        return batch.tree.isDirectory(node: node)
     }
 
     public func read(_ path: String) -> Result<[UInt8], SystemError> {
+        let batch = self.batch
         record(.file(path))
-        let node = tree.node(path, from: anchor)
-        if let node, tree.isDirectory(node: node) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
-        guard let node, let status = tree.status(ofNode: node) else {
+        let node = batch.tree.node(path, from: anchor)
+        if let node, batch.tree.isDirectory(node: node) { return .failure(SystemError(call: "read", path: absolute(path), errno: 21)) }
+        guard let node, let status = batch.tree.status(ofNode: node) else {
             return .failure(SystemError(call: "open", path: absolute(path), errno: 2))
         }
-        switch tree.contentPath(path, status: status) {
+        switch batch.tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
         case .success(let real):
             do { return .success(try FileSystem.readFile(real, limit: FileLimits.bytes(for: path))) } catch { return .failure(error) }
@@ -90,39 +96,43 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> {
+        let batch = self.batch
         record(.listing(directory))
-        return tree.entries(of: directory)
+        return batch.tree.entries(of: directory)
     }
 
     public func image(_ path: String) -> Result<ImageFacts, SystemError> {
         record(.file(path))
-        guard let status = tree.status(of: path, from: anchor) else {
+        let batch = self.batch
+        guard let status = batch.tree.status(of: path, from: anchor) else {
             return .failure(SystemError(call: "open", path: absolute(path), errno: 2))
         }
         // The tree's lstat is the key, unless the path is a link (then stat the target, if it stays inside).
-        switch tree.contentPath(path, status: status) {
+        switch batch.tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
-        case .success(let real): return facts.image(at: real, key: status.kind == .symlink ? nil : status.key)
+        case .success(let real): return batch.facts.image(at: real, key: status.kind == .symlink ? nil : status.key)
         }
     }
 
     public func pixels(_ path: String) -> Result<PixelFacts, SystemError> {
+        let batch = self.batch
         record(.file(path))
-        guard let status = tree.status(of: path, from: anchor) else {
+        guard let status = batch.tree.status(of: path, from: anchor) else {
             return .failure(SystemError(call: "open", path: absolute(path), errno: 2))
         }
-        switch tree.contentPath(path, status: status) {
+        switch batch.tree.contentPath(path, status: status) {
         case .failure(let e): return .failure(e)
-        case .success(let real): return facts.pixels(at: real, key: status.kind == .symlink ? nil : status.key)
+        case .success(let real): return batch.facts.pixels(at: real, key: status.kind == .symlink ? nil : status.key)
         }
     }
 
     public func plist(_ path: String) -> Result<(PlistValue, PlistFormat), PlistError> {
+        let batch = self.batch
         record(.file(path))
-        guard let status = tree.status(of: path, from: anchor) else {
+        guard let status = batch.tree.status(of: path, from: anchor) else {
             return .failure(.unreadable(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
-        return parsed.plist(absolute(path), key: status.key) {
+        return batch.parsed.plist(absolute(path), key: status.key) {
             switch read(path) {
             case .failure(let e): .failure(.unreadable(e))
             case .success(let bytes): PropertyListReader.parse(bytes)
@@ -131,9 +141,10 @@ public final class EvaluationContext: ProjectFileAccess {
     }
 
     public func assetContents(_ path: String) -> Result<AssetContents, ContentsError>? {
+        let batch = self.batch
         record(.file(path))
-        guard let status = tree.status(of: path, from: anchor) else { return nil }
-        return parsed.contents(absolute(path), key: status.key) {
+        guard let status = batch.tree.status(of: path, from: anchor) else { return nil }
+        return batch.parsed.contents(absolute(path), key: status.key) {
             switch read(path) {
             case .failure(let e): .failure(.unreadable(e.reason))
             case .success(let bytes): AssetContentsReader.parse(bytes)
@@ -144,19 +155,21 @@ public final class EvaluationContext: ProjectFileAccess {
     /// A value computed from a file's bytes (or from why they could not be read), cached by the
     /// file's stat key under `tag`: an unchanged file is not read again.
     public func derived<T: Sendable>(_ path: String, tag: String, compute: (Result<[UInt8], SystemError>) -> T) -> T {
+        let batch = self.batch
         record(.file(path))
-        guard let status = tree.status(of: path, from: anchor) else {
+        guard let status = batch.tree.status(of: path, from: anchor) else {
             return compute(.failure(SystemError(call: "open", path: absolute(path), errno: 2)))
         }
         // A link's own stat says nothing of its target: computed afresh.
         if status.kind == .symlink { return compute(read(path)) }
-        return parsed.derived(absolute(path), tag: tag, key: status.key) { compute(read(path)) }
+        return batch.parsed.derived(absolute(path), tag: tag, key: status.key) { compute(read(path)) }
     }
 
     /// Subjects of a kind in this evaluation's project.
     public func subjects(_ kind: SubjectKind) -> [Subject] {
+        let batch = self.batch
         record(.subjects(kind, project: project.directory))
-        return subjectIndex.subjects(kind, inProject: project.directory, tree: tree)
+        return batch.subjectIndex.subjects(kind, inProject: project.directory, tree: batch.tree)
     }
 
     /// Reports a finding. Project settings (disable, severity, ignore) are applied here. `key` names
@@ -173,7 +186,7 @@ public final class EvaluationContext: ProjectFileAccess {
         _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, key: String? = nil, message: String,
         fix: String? = nil, related: [String] = [], follows cause: ReportedFinding? = nil, brief: String? = nil
     ) -> ReportedFinding? {
-        guard allowedIDs.contains(rule.id), !project.disabledRules.contains(rule.id) else { return nil }
+        guard batch.rules[ruleIndex].allowed.contains(rule.id), !project.disabledRules.contains(rule.id) else { return nil }
         var finalSeverity = severity ?? rule.severity
         if let override = project.severityOverrides[rule.id] {
             guard let s = override.severity else { return nil }
@@ -187,7 +200,7 @@ public final class EvaluationContext: ProjectFileAccess {
         }
         let anchor = DiagnosticAnchor(
             isFile: {
-                self.record(.file($0)); return self.tree.isFile($0)
+                self.record(.file($0)); return self.batch.tree.isFile($0)
             },
             list: { (try? self.list($0).get()) ?? [] }, text: textIndexes.index)
         let at = anchor.anchor(

@@ -1,0 +1,39 @@
+import ImageFacts
+import ProjectModel
+
+/// What every evaluation of a batch reads from, held once for the batch: each evaluation's
+/// context refers to it (and to its project context and rule by index) instead of holding
+/// copies. A context used to copy the tree (some fifteen buffers), its project context (some
+/// thirty strings, arrays and sets) and its rule's id and allowed findings, each retained when
+/// the context was made and released when it went: 100,000 times in a scan, with both cores
+/// counting on the same buffers. Each worker's run of a batch makes its own, so its count is
+/// that thread's. 100k files, the daemon's CPU time to `ready`: 3.61 → 3.03 s (5 runs each).
+final class EvaluationBatch {
+    let root: String
+    let tree: ResourceTree
+    let facts: FactsCache
+    let parsed: ParsedCache
+    let subjectIndex: SubjectIndex
+    /// The project contexts, by the index each evaluation names.
+    let contexts: [ProjectContext]
+    /// Each rule's module entry id and the finding ids it may report, by the index each
+    /// evaluation names.
+    let rules: [(source: String, allowed: Set<String>)]
+    /// What this batch's evaluations read, when the caller keeps it (the daemon, to know what to
+    /// re-run); a one-shot check does not, and does not pay for hashing every path read.
+    let recordsInputs: Bool
+
+    init(
+        root: String, tree: ResourceTree, facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex,
+        contexts: [ProjectContext], rules: [(source: String, allowed: Set<String>)], recordsInputs: Bool
+    ) {
+        self.root = root
+        self.tree = tree
+        self.facts = facts
+        self.parsed = parsed
+        self.subjectIndex = subjectIndex
+        self.contexts = contexts
+        self.rules = rules
+        self.recordsInputs = recordsInputs
+    }
+}
