@@ -22,21 +22,8 @@ public final class FactsCache: Sendable {
         init(_ facts: PixelFacts) { self.facts = facts }
     }
 
-    /// A path with its hash computed once: a probe compares the hash before the bytes (paths
-    /// share long prefixes, so comparing bytes first made every probe a long `memcmp`).
-    private struct PathKey: Hashable {
-        let hash: Int
-        let path: String
-        init(_ path: String) {
-            self.path = path
-            self.hash = path.hashValue
-        }
-        static func == (a: PathKey, b: PathKey) -> Bool { a.hash == b.hash && a.path == b.path }
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-    }
-
     private struct State {
-        var entries: [PathKey: Entry] = [:]
+        var entries: [HashedPath: Entry] = [:]
         var fileReads = 0
         var decodes = 0
     }
@@ -59,11 +46,11 @@ public final class FactsCache: Sendable {
         self.shardCapacity = max(self.capacity / count, 4)
     }
 
-    private func shard(_ key: PathKey) -> Shard { shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))] }
+    private func shard(_ key: HashedPath) -> Shard { shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))] }
 
     /// Keeps `facts` for `path`, dropping what is known of another version of the file. Past the
     /// capacity a quarter of the shard goes first (a one-shot check, unbounded, never evicts).
-    private static func store(_ s: inout State, _ path: PathKey, capacity: Int, _ update: (inout Entry) -> Void) {
+    private static func store(_ s: inout State, _ path: HashedPath, capacity: Int, _ update: (inout Entry) -> Void) {
         if s.entries.count >= capacity, s.entries[path] == nil {
             let evicted = Array(s.entries.keys.prefix(max(capacity / 4, 1)))
             for key in evicted { s.entries[key] = nil }
@@ -96,7 +83,7 @@ public final class FactsCache: Sendable {
         } else {
             do { key = try FileSystem.statusFollowingLinks(path).key } catch { return .failure(error) }
         }
-        let pathKey = PathKey(path)
+        let pathKey = HashedPath(path)
         let shard = shard(pathKey)
         if let hit = shard.state.withLock({ s in s.entries[pathKey].flatMap(cached) }), hit.key == key { return .success(hit) }
         let bytes: [UInt8]
@@ -140,7 +127,7 @@ public final class FactsCache: Sendable {
 
     /// Drops what is known about a path (a deleted file).
     public func forget(_ path: String) {
-        let key = PathKey(path)
+        let key = HashedPath(path)
         _ = shard(key).state.withLock { $0.entries.removeValue(forKey: key) }
     }
 

@@ -96,18 +96,7 @@ struct Evaluator: Sendable {
                 } else {
                     plans[planIndex].rule.rule.evaluate(subject, in: ctx)
                 }
-                var inputs: Set<EvaluationInput> = []
-                if keepInputs {
-                    // Found nothing, and read nothing but itself (which the context does not
-                    // record): re-run directly when it changes.
-                    if ctx.inputs.isEmpty && ctx.diagnostics.isEmpty { continue }
-                    inputs = EvaluationStore.compacted(ctx.inputs, subject: subject)
-                    let selfOnly = inputs.isEmpty || (inputs.count == 1 && inputs.first == .file(subject.path))
-                    if selfOnly && ctx.diagnostics.isEmpty { continue }
-                } else if ctx.diagnostics.isEmpty {
-                    continue
-                }
-                local.append((i, Record(inputs: Array(inputs), diagnostics: ctx.diagnostics)))
+                if let record = Self.record(of: ctx, keepingInputs: keepInputs) { local.append((i, record)) }
             }
             results.withLock { $0 += local }
             if !localTimes.isEmpty { timings.withLock { t in for (k, v) in localTimes { t[k, default: RuleStat()].merge(v) } } }
@@ -120,5 +109,17 @@ struct Evaluator: Sendable {
             DispatchQueue.concurrentPerform(iterations: batches, execute: runBatch)
         }
         return (items, results.withLock { $0 }, timings.withLock { $0 })
+    }
+
+    /// What to keep of an evaluation that ran: nil when it found nothing and read nothing but its
+    /// own subject's file (the context does not record that one), since it is re-run directly
+    /// when that file changes; a one-shot check keeps only findings.
+    static func record(of ctx: EvaluationContext, keepingInputs keepInputs: Bool) -> Record? {
+        guard keepInputs else { return ctx.diagnostics.isEmpty ? nil : Record(inputs: [], diagnostics: ctx.diagnostics) }
+        if ctx.inputs.isEmpty && ctx.diagnostics.isEmpty { return nil }
+        let inputs = EvaluationStore.compacted(ctx.inputs, subject: ctx.subject)
+        let selfOnly = inputs.isEmpty || (inputs.count == 1 && inputs.first == .file(ctx.subject.path))
+        if selfOnly && ctx.diagnostics.isEmpty { return nil }
+        return Record(inputs: Array(inputs), diagnostics: ctx.diagnostics)
     }
 }

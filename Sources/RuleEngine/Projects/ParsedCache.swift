@@ -7,24 +7,12 @@ import SystemCalls
 /// two cores (three rules read each asset set's Contents.json) waited on each other in the
 /// kernel, 2.5 % of the daemon's scan (`perf record`, 100,000 files).
 final class ParsedCache: Sendable {
-    /// A path with its hash computed once, outside the lock.
-    private struct PathKey: Hashable {
-        let hash: Int
-        let path: String
-        init(_ path: String) {
-            self.path = path
-            self.hash = path.hashValue
-        }
-        static func == (a: PathKey, b: PathKey) -> Bool { a.hash == b.hash && a.path == b.path }
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-    }
-
     private struct State {
-        var plists: [PathKey: (FileKey, Result<(PlistValue, PlistFormat), PlistError>)] = [:]
-        var contents: [PathKey: (FileKey, Result<AssetContents, ContentsError>)] = [:]
+        var plists: [HashedPath: (FileKey, Result<(PlistValue, PlistFormat), PlistError>)] = [:]
+        var contents: [HashedPath: (FileKey, Result<AssetContents, ContentsError>)] = [:]
         /// Values rules derive from a file's bytes (a source file's required-reason API uses),
         /// by path, then tag: forgetting a path is one removal, not a scan of every entry.
-        var derived: [PathKey: [String: (FileKey, any Sendable)]] = [:]
+        var derived: [HashedPath: [String: (FileKey, any Sendable)]] = [:]
     }
 
     private final class Shard: Sendable {
@@ -46,7 +34,7 @@ final class ParsedCache: Sendable {
     /// Values derived from files kept at most (about 200 bytes each).
     static let derivedCapacity = 250_000
 
-    private func shard(_ key: PathKey) -> Shard { shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))] }
+    private func shard(_ key: HashedPath) -> Shard { shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))] }
 
     private func trim(_ s: inout State) {
         let bound = shardCapacity
@@ -59,7 +47,7 @@ final class ParsedCache: Sendable {
     }
 
     func derived<T: Sendable>(_ path: String, tag: String, key: FileKey, compute: () -> T) -> T {
-        let pathKey = PathKey(path)
+        let pathKey = HashedPath(path)
         let shard = shard(pathKey)
         if let hit = shard.state.withLock({ $0.derived[pathKey]?[tag] }), hit.0 == key, let value = hit.1 as? T { return value }
         let value = compute()
@@ -73,7 +61,7 @@ final class ParsedCache: Sendable {
     func plist(_ path: String, key: FileKey, parse: () -> Result<(PlistValue, PlistFormat), PlistError>)
         -> Result<(PlistValue, PlistFormat), PlistError>
     {
-        let pathKey = PathKey(path)
+        let pathKey = HashedPath(path)
         let shard = shard(pathKey)
         if let hit = shard.state.withLock({ $0.plists[pathKey] }), hit.0 == key { return hit.1 }
         let value = parse()
@@ -87,7 +75,7 @@ final class ParsedCache: Sendable {
     func contents(_ path: String, key: FileKey, parse: () -> Result<AssetContents, ContentsError>)
         -> Result<AssetContents, ContentsError>
     {
-        let pathKey = PathKey(path)
+        let pathKey = HashedPath(path)
         let shard = shard(pathKey)
         if let hit = shard.state.withLock({ $0.contents[pathKey] }), hit.0 == key { return hit.1 }
         let value = parse()
@@ -110,7 +98,7 @@ final class ParsedCache: Sendable {
     }
 
     func forget(_ path: String) {
-        let pathKey = PathKey(path)
+        let pathKey = HashedPath(path)
         shard(pathKey).state.withLock {
             $0.plists[pathKey] = nil
             $0.contents[pathKey] = nil
