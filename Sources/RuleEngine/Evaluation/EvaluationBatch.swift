@@ -16,16 +16,15 @@ final class EvaluationBatch {
     let subjectIndex: SubjectIndex
     /// The project contexts, by the index each evaluation names.
     let contexts: [ProjectContext]
-    /// Each rule's module entry id and the finding ids it may report, by the index each
-    /// evaluation names.
-    let rules: [(source: String, allowed: Set<String>)]
+    /// Each rule with the finding ids it may report, by the index each evaluation names.
+    let plans: [Evaluator.Plan]
     /// What this batch's evaluations read, when the caller keeps it (the daemon, to know what to
     /// re-run); a one-shot check does not, and does not pay for hashing every path read.
     let recordsInputs: Bool
 
     init(
         root: String, tree: ResourceTree, facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex,
-        contexts: [ProjectContext], rules: [(source: String, allowed: Set<String>)], recordsInputs: Bool
+        contexts: [ProjectContext], plans: [Evaluator.Plan], recordsInputs: Bool
     ) {
         self.root = root
         self.tree = tree
@@ -33,7 +32,7 @@ final class EvaluationBatch {
         self.parsed = parsed
         self.subjectIndex = subjectIndex
         self.contexts = contexts
-        self.rules = rules
+        self.plans = plans
         self.recordsInputs = recordsInputs
     }
 }

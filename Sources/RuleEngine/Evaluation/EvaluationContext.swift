@@ -48,7 +48,7 @@ public final class EvaluationContext: ProjectFileAccess {
 
     public var root: String { batch.root }
     /// Id of the rule module entry running (for messages about the rule itself).
-    public var ruleSource: String { batch.rules[ruleIndex].source }
+    public var ruleSource: String { batch.plans[ruleIndex].rule.source }
     /// The project this evaluation is in, read in place (a copy would retain its every field).
     public var project: ProjectContext {
         _read {
@@ -186,7 +186,7 @@ public final class EvaluationContext: ProjectFileAccess {
         _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, key: String? = nil, message: String,
         fix: String? = nil, related: [String] = [], follows cause: ReportedFinding? = nil, brief: String? = nil
     ) -> ReportedFinding? {
-        guard batch.rules[ruleIndex].allowed.contains(rule.id), !project.disabledRules.contains(rule.id) else { return nil }
+        guard batch.plans[ruleIndex].allowed.contains(rule.id), !project.disabledRules.contains(rule.id) else { return nil }
         var finalSeverity = severity ?? rule.severity
         if let override = project.severityOverrides[rule.id] {
             guard let s = override.severity else { return nil }

@@ -63,11 +63,9 @@ struct Evaluator: Sendable {
         // Batches keep lock traffic low; several batches per core keep both cores busy to the end.
         let batchSize = max(1, min(256, items.count / (cores * 8)))
         let batches = (items.count + batchSize - 1) / batchSize
-        // Each rule's id and allowed findings, for the contexts to name by plan index.
-        let rules = plans.map { (source: $0.rule.source, allowed: $0.allowed) }
         let runBatch: @Sendable (Int) -> Void = { b in
             let batch = EvaluationBatch(
-                root: root, tree: snapshot, facts: facts, parsed: parsed, subjectIndex: index, contexts: contexts, rules: rules,
+                root: root, tree: snapshot, facts: facts, parsed: parsed, subjectIndex: index, contexts: contexts, plans: plans,
                 recordsInputs: keepInputs)
             var local: [(Int, Record)] = []
             var localTimes: [Int: RuleStat] = [:]
