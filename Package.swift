@@ -162,7 +162,7 @@ let package = Package(
                 "ReswatchProtocol", "SocketServer", "SystemCalls", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOTestUtils", package: "swift-nio"),
             ]),
-        .testTarget(name: "ReswatchProtocolTests", dependencies: ["ReswatchProtocol", "TestSupport"]),
+        .testTarget(name: "ReswatchProtocolTests", dependencies: ["Findings", "ReswatchProtocol", "TestSupport"]),
         .testTarget(
             name: "LanguageServerTests",
             dependencies: ["Findings", "ImageFacts", "LanguageServer", "Repair", "ReswatchProtocol", "RuleEngine", "TestSupport"],

@@ -78,23 +78,45 @@ public struct RPCRequest: Sendable {
 
 /// Encodes outgoing lines (each ends in "\n").
 public enum RPCEncoder {
-    struct Response<R: Encodable>: Encodable {
+    package struct Response<R: Encodable>: Encodable {
         let jsonrpc = "2.0"
         let id: JSONValue
         let result: R
+        package init(id: JSONValue, result: R) {
+            self.id = id
+            self.result = result
+        }
     }
-    struct ErrorResponse: Encodable {
+    package struct ErrorResponse: Encodable {
         let jsonrpc = "2.0"
         let id: JSONValue
         let error: RPCError
+        package init(id: JSONValue, error: RPCError) {
+            self.id = id
+            self.error = error
+        }
     }
-    struct Notification<P: Encodable>: Encodable {
+    package struct Notification<P: Encodable>: Encodable {
         let jsonrpc = "2.0"
         let method: String
         let params: P
+        package init(method: String, params: P) {
+            self.method = method
+            self.params = params
+        }
     }
 
     public static func line<T: Encodable>(_ value: T) -> [UInt8] {
+        // The same bytes as below, several times faster (CompactJSON); JSONEncoder for the rest.
+        if var bytes = CompactJSON.encode(value) {
+            bytes.append(0x0A)
+            return bytes
+        }
+        return foundationLine(value)
+    }
+
+    /// `line` through `JSONEncoder`: what `CompactJSON` is held to.
+    package static func foundationLine<T: Encodable>(_ value: T) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var bytes = Array((try? encoder.encode(value)) ?? Data("{}".utf8))
