@@ -28,7 +28,9 @@ package final class EventLog: Sendable {
         var object = fields
         object["event"] = .string(event)
         object["ts"] = .string(Self.timestamp())
-        var bytes = Array((try? Self.encoder.encode(JSONValue.object(object))) ?? Data())
+        let line = JSONValue.object(object)
+        // JSONEncoder's bytes, written by CompactJSON where it can (a line per finding of a change).
+        var bytes = CompactJSON.encode(line) ?? Array((try? Self.encoder.encode(line)) ?? Data())
         bytes.append(0x0A)
         fd.withLock { fd in
             guard fd >= 0 else { return }
