@@ -7,7 +7,7 @@ import SystemCalls
 /// What the socket methods ask of the core.
 extension DaemonCore {
     package func status() -> StatusResult {
-        let list = roots.keys.sorted().map { path -> RootStatus in
+        var list = roots.keys.sorted().map { path -> RootStatus in
             let r = roots[path]!
             let counts = r.diagnostics.bySeverity
             let coverage = r.summary.coverage
@@ -20,6 +20,16 @@ extension DaemonCore {
                 errors: counts[.error], warnings: counts[.warning], infos: counts[.info],
                 lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason ?? empty,
                 judged: r.state == .scanning ? nil : coverage.judgedCount)
+        }
+        let waiting = configuredRoots.filter { roots[$0] == nil }
+        if !waiting.isEmpty {
+            for path in Set(waiting) {
+                list.append(
+                    RootStatus(
+                        path: path, state: .scanning, files: 0, projects: 0, errors: 0, warnings: 0, infos: 0, lastChange: nil,
+                        recrawls: 0, reason: "waiting to be scanned: the daemon is starting (roots are scanned one at a time)"))
+            }
+            list.sort { $0.path < $1.path }
         }
         var errors = modules.errors
         for r in roots.values { for e in r.summary.ruleErrors where !errors.contains(e) { errors.append(e) } }

@@ -22,6 +22,11 @@ package actor DaemonCore {
     let notifier: SystemdNotifier
     var modules: RuleModules
     var roots: [String: WatchedRoot] = [:]
+    /// Configured roots `start` has not added yet. The socket may answer before `start` runs,
+    /// and `start` scans the roots one after another: `status` lists these as scanning, so that
+    /// no reply says the daemon watches fewer roots than it was told to (a client that waits for
+    /// "no root scanning" would otherwise take a daemon that has not begun for a ready one).
+    var configuredRoots: [String]
     /// One bound on cached file facts for every root (`factsCacheEntries`), not one per root.
     package nonisolated let caches: EngineCaches
     var nextToken: UInt64 = 0
@@ -69,6 +74,7 @@ package actor DaemonCore {
         self.notifier = notifier
         self.watcher = watcher ?? InotifyWatcher(excludes: configuration.excludes)
         modules = RuleModules(sources: configuration.ruleSources, kinds: configuration.kinds)
+        configuredRoots = configuration.roots.map { FileSystem.absolutePath($0) }
     }
 
     /// Starts watching: rule directories first, then the configured roots.
@@ -79,8 +85,14 @@ package actor DaemonCore {
         }
         for error in modules.errors { reportModuleError(error) }
         for root in configuration.roots {
-            do { _ = try await addRoot(root) } catch { logger.error("cannot watch \(root): \(error.message)") }
+            do {
+                _ = try await addRoot(root)
+            } catch {
+                logger.error("cannot watch \(root): \(error.message)")
+                configuredRoots.removeAll { $0 == FileSystem.absolutePath(root) }
+            }
         }
+        configuredRoots = []
         startup.insert(.rootsAdded)
         announceReadyIfScanned()
         if configuration.idleExitSeconds > 0 { idleWatch = Task { await self.exitWhenIdle() } }
@@ -147,6 +159,7 @@ package actor DaemonCore {
                 root: root, rules: modules.current, registry: configuration.kinds, excludes: configuration.excludes,
                 caches: caches, allowProjectExec: configuration.allowProjectExec))
         roots[root] = WatchedRoot(worker: worker, token: token)
+        configuredRoots.removeAll { $0 == root }
         watcher.add(root: root)
         publishStatus()
         logger.info("watching \(root)")
