@@ -18,6 +18,9 @@ extension DaemonCore {
                 prepare(root, path)
             }
         case .rescan(let root, let reason):
+            // No barrier is answered by a rescan: the watcher sends each barrier after the
+            // rescans of whatever was lost before it (`WatchLoop.confirmBarrier`), never drops
+            // one, and sends again those a kernel overflow lost (`reissueBarriers`).
             queue.count()
             if modules.sources.directories.contains(root) {
                 if reason == .watchAdded { return }  // loaded at start already
@@ -25,8 +28,6 @@ extension DaemonCore {
             } else {
                 queue.rescan(root, because: reason)
             }
-            // Events were lost: the rescan answers every barrier registered so far.
-            barriers.seeAll(at: queue.sequence)
         case .degraded(let root, let reason):
             roots[root]?.health = .degraded(reason: reason)
             logger.error("\(root): \(reason)")

@@ -26,13 +26,6 @@ struct SyncBarriers<Waiter> {
         return true
     }
 
-    /// Events were lost (a full kernel queue drops a barrier's own event too): the rescan that
-    /// follows reads the disk after every registered barrier was written, so each counts as seen.
-    mutating func seeAll(at sequence: UInt64) {
-        for (id, waiter) in registered { seen[id] = (sequence, waiter) }
-        registered = [:]
-    }
-
     /// The seen barriers older than `oldest` (the oldest unapplied change), removed: answer them.
     mutating func release(below oldest: UInt64) -> [Waiter] {
         let due = seen.filter { $0.value.sequence < oldest }

@@ -35,7 +35,7 @@ package final class InotifyWatcher: Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// A private directory the thread watches: touching a file in it wakes the thread at once
     /// (libinotifytools hides its fd, so there is nothing else to wake its select()).
-    let wakeDirectory: String?
+    package let wakeDirectory: String?
     /// Set once the private folder is removed: nothing may create a file in it again.
     private let folderRemoved = Mutex(false)
 
@@ -93,14 +93,20 @@ package final class InotifyWatcher: Sendable {
         wake()
     }
 
-    /// Asks the thread to stop and waits for it (at most about a second: its wait times out each second).
+    /// Asks the thread to stop and waits for it (at most about a second: its wait times out each
+    /// second). Any number of calls, from any thread: each returns once the thread has ended.
     package func stop() {
         let wasStarted = shared.withLock { s -> Bool in
             s.stop = true
             return s.started
         }
         wake()
-        if wasStarted { done.wait() } else { continuation.finish() }
+        if wasStarted {
+            done.wait()
+            done.signal()  // for the next caller
+        } else {
+            continuation.finish()
+        }
         removeWakeDirectory()
     }
 

@@ -13,6 +13,10 @@ struct WatchLoop {
     var staleEntries = 0
     /// Roots whose events were dropped because the consumer's buffer was full.
     var owedRescans: Set<String> = []
+    /// Barriers whose event the full stream could not take, or that came while rescans were
+    /// owed: sent, in order, once every owed rescan is (a barrier is never dropped, and never
+    /// overtakes the rescan of events lost before it).
+    var owedBarriers: [UInt64] = []
     var degraded: [String: String] = [:]
     var lastDegradedRetry = Date()
     var wakeWatch: Int32 = -1
@@ -53,7 +57,8 @@ struct WatchLoop {
             // file in the private folder). A one-second timeout only while something is owed: an
             // unpaired move to flush, a rescan the full stream could not take, a degraded root to
             // retry. (A negative timeout blocks until an event; 0 would return at once.)
-            let timeout = compactRequested || pendingMove != nil || !owedRescans.isEmpty || !degraded.isEmpty ? 1 : -1
+            let owed = !owedRescans.isEmpty || !owedBarriers.isEmpty
+            let timeout = compactRequested || pendingMove != nil || owed || !degraded.isEmpty ? 1 : -1
             guard let event = inotifytools_next_events(timeout, 1) else {
                 flushPendingMove()
                 // Nothing buffered and nothing queued: no event of the old instance can be read
@@ -102,7 +107,7 @@ struct WatchLoop {
             // Everything queued before this event has been read and emitted in order.
             if name.hasPrefix("barrier-"), let id = UInt64(name.dropFirst("barrier-".count)) {
                 if let dir = watcher.wakeDirectory { FileSystem.removeFile(dir + "/" + name) }
-                emit(.barrier(id))
+                confirmBarrier(id)
             }
             return
         }
@@ -274,7 +279,7 @@ struct WatchLoop {
         for e in entries where e.name.hasPrefix("barrier-") {
             guard let id = UInt64(e.name.dropFirst("barrier-".count)) else { continue }
             FileSystem.removeFile(dir + "/" + e.name)
-            emit(.barrier(id))
+            confirmBarrier(id)
         }
     }
 
@@ -315,17 +320,33 @@ struct WatchLoop {
             switch event {
             case .changed(let root, _), .rescan(let root, _), .degraded(let root, _), .recovered(let root), .rootGone(let root):
                 owedRescans.insert(root)
-            case .barrier:
-                break  // its sync times out and says so
+            case .barrier(let id):
+                owedBarriers.append(id)
             }
         }
     }
 
-    /// Roots whose events were dropped get a rescan as soon as the consumer has room.
+    /// A barrier's event was read: everything read before it has been sent, or is owed as a
+    /// rescan that goes first.
+    mutating func confirmBarrier(_ id: UInt64) {
+        guard owedRescans.isEmpty, owedBarriers.isEmpty else {
+            owedBarriers.append(id)
+            payOwedRescans()
+            return
+        }
+        emit(.barrier(id))
+    }
+
+    /// Roots whose events were dropped get a rescan as soon as the consumer has room; then the
+    /// barriers that waited for those rescans.
     mutating func payOwedRescans() {
         for root in owedRescans.sorted() {
             if case .dropped = watcher.continuation.yield(.rescan(root: root, reason: .bufferOverflow)) { return }
             owedRescans.remove(root)
+        }
+        while let id = owedBarriers.first {
+            if case .dropped = watcher.continuation.yield(.barrier(id)) { return }
+            owedBarriers.removeFirst()
         }
     }
 }

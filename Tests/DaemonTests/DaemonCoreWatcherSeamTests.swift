@@ -86,13 +86,15 @@ import Watcher
 
     @Test func anOverflowRescansTheRootAndAnswersABarrierWhoseEventWasLost() async throws {
         let f = try await Fixture()
-        // A change the kernel dropped, and a barrier dropped with it.
+        // A change the kernel dropped, and a barrier dropped with it: the watcher sends the
+        // rescan, then the barrier again from its file (`WatchLoop.reissueBarriers`).
         try f.breakTheSet()
         f.watcher.answersBarriers = false
         let core = f.core
         let sync = Task { try await core.sync(timeoutMilliseconds: Self.deadline) }
         while f.watcher.barriersAsked.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
         f.watcher.send(.rescan(root: f.tree.path, reason: .queueOverflow))
+        f.watcher.send(.barrier(f.watcher.barriersAsked[0]))
         _ = try await sync.value
         #expect(try await f.rules() == ["catalog.contents-invalid"], "the rescan read the disk")
         let status = await f.core.status()

@@ -33,20 +33,6 @@ import Testing
         #expect(!late && !barriers.hasSeen)
     }
 
-    @Test func aRescanAnswersBarriersWhoseEventWasLost() {
-        var barriers = SyncBarriers<String>()
-        let a = barriers.nextID()
-        let b = barriers.nextID()
-        #expect(a != b)
-        barriers.register(a, "a")
-        barriers.register(b, "b")
-        barriers.seeAll(at: 7)
-        var answered = barriers.release(below: 7)
-        #expect(answered.isEmpty, "the rescan (7) must be applied first")
-        answered = barriers.release(below: 8)
-        #expect(answered == ["a", "b"])
-    }
-
     @Test func shutdownHandsBackEveryWaiter() {
         var barriers = SyncBarriers<String>()
         for name in ["x", "y"] { barriers.register(barriers.nextID(), name) }

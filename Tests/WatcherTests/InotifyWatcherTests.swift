@@ -111,6 +111,16 @@ import Watcher
         #expect(w.watchCount == 2)  // root and src
     }
 
+    /// The daemon's shutdown and its stream's end may both stop the watcher: the second call
+    /// returned never (the first had taken the thread's only "ended" signal).
+    @Test(.timeLimit(.minutes(1))) func stoppingTwiceReturnsBothTimes() async throws {
+        let tree = try TempTree(["a.png": .text("1")])
+        let (w, _) = await started(tree.path)
+        w.stop()
+        w.stop()
+        #expect(!w.barrier(1), "a stopped watcher takes no barrier")
+    }
+
     @Test func readsTheRealQueueLimit() {
         #expect((InotifyWatcher.maxQueuedEvents() ?? 0) > 0)
     }
