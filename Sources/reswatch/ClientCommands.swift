@@ -34,7 +34,12 @@ func printJSON(_ value: some Encodable) {
 
 struct DiagnosticsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "diagnostics", abstract: "Prints the daemon's current diagnostics (exit 1 when any is an error).")
+        commandName: "diagnostics",
+        abstract: "Prints the daemon's current diagnostics (exit 1 when any is an error, 2 when they are incomplete).",
+        discussion: """
+            Incomplete: a root in the scope is still being scanned, or a rule module did not load (said on \
+            standard error, as is a degraded root or one with nothing to check).
+            """)
     @OptionGroup var client: ClientOptions
     @Option(help: "Output format: text or json.") var format: OutputFormat = .text
     @Option(name: .customLong("min-severity"), help: "info, warning or error.") var minSeverity: Severity = .info
@@ -42,6 +47,8 @@ struct DiagnosticsCommand: ParsableCommand {
 
     func run() throws {
         let params = DiagnosticsParams(path: path.map(FileSystem.absolutePath), minimumSeverity: minSeverity)
+        // Status first: a root ready now is complete in the reply that follows.
+        let coverage = DiagnosticsCoverage(status: try client.call(StatusRequest.self, NoParams()), path: params.path)
         let snapshot = try client.call(DiagnosticsRequest.self, params)
         switch format {
         case .json: printJSON(snapshot)
@@ -49,6 +56,11 @@ struct DiagnosticsCommand: ParsableCommand {
             let report = TextReport(color: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
             for d in snapshot.diagnostics { print(report.line(d)) }
             print("\(snapshot.diagnostics.count) diagnostics (generation \(snapshot.generation))")
+        }
+        for note in coverage.notes { FileHandle.standardError.write(Data("reswatch: note: \(note)\n".utf8)) }
+        if !coverage.incomplete.isEmpty {
+            for gap in coverage.incomplete { FileHandle.standardError.write(Data("reswatch: results are incomplete: \(gap)\n".utf8)) }
+            throw ExitCode(2)
         }
         if snapshot.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
     }
