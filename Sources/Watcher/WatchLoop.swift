@@ -55,8 +55,8 @@ struct WatchLoop {
             watcher.shared.withLock { $0.watchCount = count }
             // Idle, the thread sleeps until an event: commands and shutdown arrive as one (the wake
             // file in the private folder). A one-second timeout only while something is owed: an
-            // unpaired move to flush, a rescan the full stream could not take, a degraded root to
-            // retry. (A negative timeout blocks until an event; 0 would return at once.)
+            // unpaired move to flush, a rescan or barrier the full stream could not take, a
+            // degraded root to retry. (A negative timeout blocks until an event; 0 returns at once.)
             let owed = !owedRescans.isEmpty || !owedBarriers.isEmpty
             let timeout = compactRequested || pendingMove != nil || owed || !degraded.isEmpty ? 1 : -1
             guard let event = inotifytools_next_events(timeout, 1) else {
