@@ -117,10 +117,31 @@ final class DaemonLink: @unchecked Sendable {
                 continuation.yield(.notWatched(folder: folder, reason: "\(error)"))
             }
         }
-        guard !covered.isEmpty else { return }
+        guard !covered.isEmpty, waitForScans(of: covered, with: client) else { return }
         if (try? reader.call(WatchListRequest.self)) != nil {
             for message in reader.drainNotifications() { forward(message) }
             continuation.yield(.watching(covered))
+        }
+    }
+
+    /// A folder in a root the daemon is still scanning (its own start, or another editor's
+    /// `watch/add`) is not covered until that scan ends: `watch/list` names such a root, and
+    /// `watch/add` returns at once for it, before its findings exist. Waits while `status` says
+    /// `scanning` for a root that holds or lies in one of `folders`; false when that did not end.
+    private func waitForScans(of folders: [String], with client: ReswatchClient) -> Bool {
+        let deadline = Date().addingTimeInterval(600)
+        while true {
+            guard let status = try? client.call(StatusRequest.self) else { return false }
+            let scanning = status.roots.filter { root in
+                root.state == .scanning && folders.contains { DiagnosticsCoverage.overlaps(root.path, $0) }
+            }
+            guard let first = scanning.first else { return true }
+            guard Date() < deadline else {
+                continuation.yield(
+                    .message(type: 2, text: "reswatch: the daemon is still scanning \(first.path); its files are not checked yet."))
+                return false
+            }
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 

@@ -22,15 +22,7 @@ import Testing
 
     @Test func aRootStillScanningIsSaidAndAReadyOneIsNot() throws {
         let big = try TempTree([:])
-        let png = Data(PNGSynthesizer.encode(PNGSpec(width: 16, height: 16)))
-        let contents = Data(
-            #"{"images":[{"idiom":"universal","filename":"a.png","scale":"1x"}],"info":{"version":1,"author":"xcode"}}"#.utf8)
-        for i in 0..<3_000 {
-            let dir = "\(big.path)/Assets.xcassets/I\(i).imageset"
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try contents.write(to: URL(fileURLWithPath: dir + "/Contents.json"))
-            try png.write(to: URL(fileURLWithPath: dir + "/a.png"))
-        }
+        try big.addImageSets(3_000)
         let small = try TempTree(Self.broken)
         let daemon = try DaemonHarness(roots: [big.path, small.path], waitReady: false)
         defer { _ = daemon.stop() }

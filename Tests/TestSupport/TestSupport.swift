@@ -55,6 +55,20 @@ public final class TempTree {
 
     public func remove(_ relative: String) throws { try FileManager.default.removeItem(atPath: path + "/" + relative) }
 
+    /// `count` valid image sets (a Contents.json and a 16×16 PNG each) in `catalog`: a root whose
+    /// scan takes a while, to catch a daemon while it scans.
+    public func addImageSets(_ count: Int, in catalog: String = "Assets.xcassets") throws {
+        let png = Data(PNGSynthesizer.encode(PNGSpec(width: 16, height: 16)))
+        let contents = Data(
+            #"{"images":[{"idiom":"universal","filename":"a.png","scale":"1x"}],"info":{"version":1,"author":"xcode"}}"#.utf8)
+        for i in 0..<count {
+            let dir = "\(path)/\(catalog)/I\(i).imageset"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try contents.write(to: URL(fileURLWithPath: dir + "/Contents.json"))
+            try png.write(to: URL(fileURLWithPath: dir + "/a.png"))
+        }
+    }
+
     public func move(_ from: String, _ to: String) throws {
         try FileManager.default.moveItem(atPath: path + "/" + from, toPath: path + "/" + to)
     }
