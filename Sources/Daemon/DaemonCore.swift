@@ -147,6 +147,12 @@ package actor DaemonCore {
         guard FileSystem.isReadable(root) else { throw .invalidParams("\(root) cannot be read (permission denied)") }
         // On whole path segments, "/" included ("/" + "/" is no prefix of anything).
         func within(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? "/" : b + "/") }
+        // A path in a configured root the daemon has not reached yet (it is starting): that root
+        // is added now, as `start` would, not the path as a root of its own, which would keep
+        // the configured root out as overlapping.
+        if let waiting = configuredRoots.first(where: { within(root, $0) }), waiting != root {
+            return try await addRoot(waiting)
+        }
         if let other = roots.keys.first(where: { within(root, $0) || within($0, root) }) {
             throw .invalidParams("\(root) overlaps the watched root \(other)")
         }

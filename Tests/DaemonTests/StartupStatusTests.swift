@@ -12,16 +12,8 @@ import Testing
 @Suite struct StartupStatusTests {
     @Test func everyConfiguredRootIsListedFromTheFirstReply() throws {
         let big = try TempTree([:])
-        let png = Data(PNGSynthesizer.encode(PNGSpec(width: 16, height: 16)))
-        let contents = Data(
-            #"{"images":[{"idiom":"universal","filename":"a.png","scale":"1x"}],"info":{"version":1,"author":"xcode"}}"#.utf8)
         // Enough for the first root's scan to take a while: the other two wait for it.
-        for i in 0..<3_000 {
-            let dir = "\(big.path)/Assets.xcassets/I\(i).imageset"
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try contents.write(to: URL(fileURLWithPath: dir + "/Contents.json"))
-            try png.write(to: URL(fileURLWithPath: dir + "/a.png"))
-        }
+        try big.addImageSets(3_000)
         let small = try (0..<2).map { _ in try TempTree([SyncBarrierTests.brokenSet: .text("{ broken")]) }
         let configured = [big.path] + small.map(\.path)
         let daemon = try DaemonHarness(roots: configured, waitReady: false)
@@ -54,5 +46,33 @@ import Testing
         // Ready means ready: every root's findings are there.
         let lines = try daemon.diagnosticLines().filter { $0.hasPrefix("catalog.contents-invalid") }
         #expect(lines.count == 2, "\(lines)")
+    }
+
+    /// An editor adds a folder inside a configured root the daemon has not reached yet: that root
+    /// is added (and scanned) then, not the folder as a root of its own that would keep the
+    /// configured root out ("overlaps the watched root") for the rest of the daemon's life.
+    @Test func aFolderInARootNotReachedYetAddsThatRoot() throws {
+        let big = try TempTree([:])
+        try big.addImageSets(3_000)
+        let small = try TempTree([SyncBarrierTests.brokenSet: .text("{ broken")])
+        let daemon = try DaemonHarness(roots: [big.path, small.path], waitReady: false)
+        defer { _ = daemon.stop() }
+        var added: JSONValue?
+        for _ in 0..<2_000 {
+            if let status = try? daemon.call("status", timeoutMilliseconds: 2000) {
+                let states = (status["roots"]?.array ?? []).map { $0["state"]?.string }
+                #expect(states == ["scanning", "scanning"], "both roots still to come when the folder is added: \(status)")
+                added = try daemon.call("watch/add", .object(["path": .string(small.path + "/A.xcassets")]))
+                break
+            }
+            usleep(5_000)
+        }
+        #expect(added?["roots"]?.array?.compactMap(\.string).contains(small.path) == true, "\(String(describing: added))")
+        try daemon.waitUntilReady(seconds: 120)
+        let roots = try daemon.call("status")["roots"]?.array ?? []
+        #expect(roots.compactMap { $0["path"]?.string } == [big.path, small.path].sorted(), "\(roots)")
+        #expect(roots.allSatisfy { $0["state"]?.string == "ready" })
+        #expect(!daemon.stderr.contains("cannot watch"), "\(daemon.stderr)")
+        #expect(try daemon.diagnosticLines().count { $0.hasPrefix("catalog.contents-invalid") } == 1)
     }
 }
