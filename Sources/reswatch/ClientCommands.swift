@@ -135,8 +135,10 @@ struct WatchCommand: ParsableCommand {
     }
 }
 
+/// One root a line, escaped (FileName.display) so a newline in a root's path cannot make two;
+/// `--format json` of `status` gives the paths as they are.
 func printRoots(_ result: WatchListResult) {
-    for r in result.roots { print(r) }
+    for r in result.roots { print(FileName.display(r)) }
 }
 
 struct RecheckCommand: ParsableCommand {

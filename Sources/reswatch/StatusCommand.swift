@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReswatchProtocol
 import StatusBar
+import SystemCalls
 
 /// `reswatch status`: the daemon's roots and counts, for people (text), programs (json) and
 /// status bars (waybar, i3bar, polybar, tmux, or a template), once or `--follow`ing changes.
@@ -90,12 +91,14 @@ struct StatusCommand: ParsableCommand {
                     + "; its log: \(status.log ?? "not kept (stderr was not a file, the journal or a terminal)")")
         }
         if status.roots.isEmpty { print("  no roots watched (add one with 'reswatch watch add DIR')") }
+        // A root's path, a reason (which may name a file) and a module error are escaped
+        // (FileName.display): the daemon passes them on as it read them.
         for r in status.roots {
             print(
-                "  \(r.path): \(r.state.rawValue), \(r.files) files, \(r.projects) project\(r.projects == 1 ? "" : "s"): \(r.errors) errors, \(r.warnings) warnings, \(r.infos) info"
+                "  \(FileName.display(r.path)): \(r.state.rawValue), \(r.files) files, \(r.projects) project\(r.projects == 1 ? "" : "s"): \(r.errors) errors, \(r.warnings) warnings, \(r.infos) info"
                     + (r.recrawls > 0 ? ", \(r.recrawls) recrawls" : "") + (r.lastChange.map { ", last change \($0)" } ?? ""))
-            if let reason = r.reason { print("    \(reason)") }
+            if let reason = r.reason { print("    \(FileName.display(reason))") }
         }
-        for e in status.ruleErrors { print("  rule module error: \(e)") }
+        for e in status.ruleErrors { print("  rule module error: \(FileName.display(e.description))") }
     }
 }

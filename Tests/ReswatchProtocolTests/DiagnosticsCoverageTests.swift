@@ -46,4 +46,14 @@ import Testing
                 "/w/a is degraded (the inotify watch limit is reached): its findings may be late", "/w/e: nothing to check: 3 files",
             ])
     }
+
+    @Test func pathsReasonsAndModuleErrorsComeEscaped() {
+        let error = ModuleError(file: "/r/x\u{1B}[2J.yaml", line: 1, message: "bad")
+        let status = Self.status(
+            [Self.root("/w/a\nb", .scanning), Self.root("/w/c", .degraded, reason: "cannot read d\re")], ruleErrors: [error])
+        let coverage = DiagnosticsCoverage(status: status, path: nil)
+        #expect(coverage.incomplete.first?.hasPrefix("/w/a\\nb is still being scanned") == true, "\(coverage.incomplete)")
+        #expect(coverage.incomplete.last == "a rule module did not load: /r/x\\x1B[2J.yaml:1: bad")
+        #expect(coverage.notes == ["/w/c is degraded (cannot read d\\re): its findings may be late"])
+    }
 }

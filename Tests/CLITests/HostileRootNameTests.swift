@@ -1,0 +1,31 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A root's own path is text the daemon passes on as it read it: `status`, `watch list` and
+/// `diagnostics` show it escaped, so a newline or an ANSI escape in it can neither forge a line nor recolour a
+/// terminal (the findings were escaped already).
+@Suite struct HostileRootNameTests {
+    @Test func statusAndDiagnosticsEscapeARootPath() throws {
+        let tree = try TempTree()
+        let name = "p\nreswatch: all clear\u{1B}[31m"
+        let root = tree.path + "/" + name
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data("notes\n".utf8).write(to: URL(fileURLWithPath: root + "/README.txt"))
+        let daemon = try DaemonHarness(roots: [root])
+        defer { _ = daemon.stop() }
+
+        let status = try runCommand(Repo.binary, ["status", "--socket", daemon.socket])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("/p\\nreswatch: all clear\\x1B[31m: ready"), "\(status.stdout)")
+        #expect(!status.stdout.contains("\u{1B}") && !status.stdout.contains("\nreswatch: all clear"), "\(status.stdout)")
+
+        let list = try runCommand(Repo.binary, ["watch", "list", "--socket", daemon.socket])
+        #expect(list.stdout == "\(tree.path)/p\\nreswatch: all clear\\x1B[31m\n", "one line, escaped: \(list.stdout)")
+
+        // Nothing to check in the root: `diagnostics` says so on stderr, naming the root escaped.
+        let diagnostics = try runCommand(Repo.binary, ["diagnostics", "--socket", daemon.socket])
+        #expect(diagnostics.stderr.contains("reswatch: note: \(tree.path)/p\\nreswatch: all clear\\x1B[31m:"), "\(diagnostics.stderr)")
+        #expect(!diagnostics.stderr.contains("\u{1B}") && !diagnostics.stderr.contains("\nreswatch: all clear"), "\(diagnostics.stderr)")
+    }
+}
