@@ -93,12 +93,7 @@ struct ReportFormatTests {
     /// valid in every format: the consumers still read the reports, and no name forges a line.
     @Test func hostileFileNamesKeepEveryFormatValid() throws {
         let tree = try TempTree()
-        let set = tree.path + "/App/Assets.xcassets/AppIcon.appiconset"
-        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
-        try Data("devices: [iphone]\n".utf8).write(to: URL(fileURLWithPath: tree.path + "/App/.reswatch.yaml"))
-        try Data(#"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"m.png"}]}"#.utf8).write(
-            to: URL(fileURLWithPath: set + "/Contents.json"))
-        try Data(PNGSynthesizer.encode(PNGSpec(width: 1024, height: 1024))).write(to: URL(fileURLWithPath: set + "/m.png"))
+        let set = try tree.addMarketingIconApp()
         let names = [
             FileName.decode(Array("Icon".utf8) + [0xFF] + Array(".png".utf8)),
             "x.png\n::error file=forged::forged \"<&>' \u{1B}[31m.png",

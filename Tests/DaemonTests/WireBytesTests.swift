@@ -12,12 +12,7 @@ import Testing
 @Suite struct WireBytesTests {
     @Test func theDaemonsLinesAreJSONEncodersBytes() throws {
         let tree = try TempTree()
-        let set = tree.path + "/App/Assets.xcassets/AppIcon.appiconset"
-        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
-        try Data("devices: [iphone]\n".utf8).write(to: URL(fileURLWithPath: tree.path + "/App/.reswatch.yaml"))
-        try Data(#"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"m.png"}]}"#.utf8).write(
-            to: URL(fileURLWithPath: set + "/Contents.json"))
-        try Data(PNGSynthesizer.encode(PNGSpec(width: 1024, height: 1024))).write(to: URL(fileURLWithPath: set + "/m.png"))
+        let set = try tree.addMarketingIconApp()
         let daemon = try DaemonHarness(roots: [tree.path])
         let client = try RawSocketClient(path: daemon.socket)
         #expect(client.send(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"# + "\n"))

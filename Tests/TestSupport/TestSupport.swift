@@ -69,6 +69,18 @@ public final class TempTree {
         }
     }
 
+    /// An iPhone app (`App/.reswatch.yaml`) whose AppIcon set holds one 1024×1024 marketing
+    /// icon, `m.png`; returns the set's path, for tests that add names beside it.
+    @discardableResult public func addMarketingIconApp() throws -> String {
+        let set = path + "/App/Assets.xcassets/AppIcon.appiconset"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        try Data("devices: [iphone]\n".utf8).write(to: URL(fileURLWithPath: path + "/App/.reswatch.yaml"))
+        try Data(#"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"m.png"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: set + "/Contents.json"))
+        try Data(PNGSynthesizer.encode(PNGSpec(width: 1024, height: 1024))).write(to: URL(fileURLWithPath: set + "/m.png"))
+        return set
+    }
+
     public func move(_ from: String, _ to: String) throws {
         try FileManager.default.moveItem(atPath: path + "/" + from, toPath: path + "/" + to)
     }
