@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ReswatchProtocol
 import RuleKinds
+import Synchronization
 import TestSupport
 import Testing
 import Watcher
@@ -100,6 +101,29 @@ import Watcher
         let status = await f.core.status()
         #expect(status.roots.first?.recrawls == 1)
         #expect(await f.core.metricsText().contains("reswatch_rescans_total{root=\"\(f.tree.path)\",reason=\"inotify queue overflow\"} 1"))
+        await f.stop()
+    }
+
+    @Test func aRescanDoesNotAnswerASyncWaitingForItsBarrier() async throws {
+        let f = try await Fixture()
+        // A new watch's follow-up rescan read while a `sync` waits: changes made before the sync
+        // may still be unread behind it, so only the barrier itself may answer.
+        try f.breakTheSet()
+        f.watcher.answersBarriers = false
+        let core = f.core
+        let returned = Mutex(false)
+        let sync = Task {
+            _ = try await core.sync(timeoutMilliseconds: Self.deadline)
+            returned.withLock { $0 = true }
+        }
+        while f.watcher.barriersAsked.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        f.watcher.send(.rescan(root: f.tree.path, reason: .watchAdded))
+        while try await f.rules() != ["catalog.contents-invalid"] { try await Task.sleep(for: .milliseconds(1)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!returned.withLock { $0 }, "the rescan is applied, the barrier not read: the sync still waits")
+        f.watcher.send(.barrier(f.watcher.barriersAsked[0]))
+        try await sync.value
+        #expect(returned.withLock { $0 })
         await f.stop()
     }
 
