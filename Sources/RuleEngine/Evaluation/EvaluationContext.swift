@@ -49,13 +49,10 @@ public final class EvaluationContext: ProjectFileAccess {
     public var root: String { batch.root }
     /// Id of the rule module entry running (for messages about the rule itself).
     public var ruleSource: String { batch.plans[ruleIndex].rule.source }
-    /// The project this evaluation is in, read in place (a copy would retain its every field).
-    public var project: ProjectContext {
-        _read {
-            let batch = self.batch
-            yield batch.contexts[contextIndex]
-        }
-    }
+    /// The project this evaluation is in, read in place (a copy would retain its every field;
+    /// `_read` of an Array element made one, for each `context.project.x` a rule wrote). The
+    /// batch, which owns the memory, lives as long as this context.
+    public var project: ProjectContext { unsafeAddress { batch.context(at: contextIndex) } }
 
     private func record(_ input: EvaluationInput) {
         if batch.recordsInputs, input != .file(subject.path) { inputs.insert(input) }
@@ -64,7 +61,7 @@ public final class EvaluationContext: ProjectFileAccess {
     /// Absolute path of a root-relative path.
     public func absolute(_ path: String) -> String {
         let batch = self.batch
-        return batch.tree.absolute(path)
+        return ResourceTree.absolute(path, root: batch.tree.root)
     }
 
     public func exists(_ path: String) -> Bool {

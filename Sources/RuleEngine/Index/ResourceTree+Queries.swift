@@ -31,7 +31,12 @@ extension ResourceTree {
 
     /// `root + "/" + path`, written once at its final size: every image and Contents.json an
     /// evaluation reads asks for it, and the two appends cost 1,300 instructions (2.8 % of a check).
-    public func absolute(_ path: String) -> String {
+    public func absolute(_ path: String) -> String { Self.absolute(path, root: root) }
+
+    /// `absolute(_:)` for a caller holding only the root: one lent the tree by a class's stored
+    /// property got a copy of the whole tree for each method call on it (its buffers retained,
+    /// then released), and reading `tree.root` copies nothing else.
+    public static func absolute(_ path: String, root: String) -> String {
         path.isEmpty ? root : (root.isEmpty ? "/" + path : RelativePath.join(root, path))
     }
 

@@ -233,6 +233,9 @@ struct AppIconSetEvaluation {
     func reportUnassignedFiles() {
         guard unshipped == nil else { return }
         // The unassigned names first, then sorted: sorting every name of every set was 1.5 % of a check.
+        // The closure holds the one set it reads: one reading `referenced` of self copied the whole
+        // evaluation (its contents, sets and context) for each set.
+        let referenced = self.referenced
         let unassigned = present.filter { $0 != "Contents.json" && !$0.hasPrefix(".") && !referenced.contains($0) }
         for name in unassigned.sorted() {
             context.report(
