@@ -104,7 +104,8 @@ def main():
     print(f"reswatch / cat      = {r / results['cat every PNG (read floor)']:.2f}x  (reading every file is the floor for a validator)")
     if ratio is not None:
         print(f"reswatch / C floor  = {check_ms / floor_ms:.2f}x  (goal <= 1.5x; the paired runs' medians)")
-    record("check", reswatch_ms=check_ms, floor_ms=floor_ms,
+    block_ratio = r / results["C read floor (readfloor.c)"] if ratio is not None else None
+    record("check", reswatch_ms=check_ms, floor_ms=floor_ms, block_ratio=block_ratio,
            find_ms=results["find TREE -type f"] * 1000, pngcheck_ms=results["pngcheck -q (all PNGs)"] * 1000,
            empty_ms=results["reswatch check (empty folder)"] * 1000)
 

@@ -24,9 +24,12 @@ def rows(r):
     out = []
     c = r.get("check")
     if c and c.get("floor_ms"):
+        # Judged on the paired runs and, where recorded, on the blocks' medians too: met only if both are.
         ratio = c["reswatch_ms"] / c["floor_ms"]
+        block = c.get("block_ratio")
+        shown = f"{c['reswatch_ms']:.1f} ms ({ratio:.2f}x" + (f"; {block:.2f}x in blocks)" if block else ")")
         out.append(("cold `check`, 11,002-file icon tree", "<= 1.5x the C read floor",
-                    f"{c['reswatch_ms']:.1f} ms ({ratio:.2f}x)", f"C floor {c['floor_ms']:.1f} ms", ratio <= 1.5, CHECK))
+                    shown, f"C floor {c['floor_ms']:.1f} ms", ratio <= 1.5 and (block is None or block <= 1.5), CHECK))
     else:
         out.append(("cold `check`, 11,002-file icon tree", "<= 1.5x the C read floor", None, None, None, CHECK))
     m = r.get("memory-100k")
