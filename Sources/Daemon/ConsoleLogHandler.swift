@@ -1,8 +1,11 @@
 import Foundation
 import Logging
+import SystemCalls
 
 /// stderr for people. Under journald (`JOURNAL_STREAM` set) each line starts with its syslog
-/// priority (`<3>` error … `<7>` debug) so the journal keeps the level.
+/// priority (`<3>` error … `<7>` debug) so the journal keeps the level. A message names paths from
+/// watched trees and the command line: it is shown as `FileName.display` shows a path, so a newline
+/// or an escape sequence in a name can neither forge a log line nor recolour a terminal.
 package struct ConsoleLogHandler: LogHandler {
     package var metadata: Logger.Metadata = [:]
     package var logLevel: Logger.Level
@@ -22,12 +25,14 @@ package struct ConsoleLogHandler: LogHandler {
 
     package func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { _, b in b }
-        let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let pairs = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let extra = pairs.isEmpty ? "" : " " + FileName.display(pairs.joined(separator: " "))
+        let message = FileName.display("\(event.message)")
         let line: String
         if journald {
-            line = "<\(Self.priority(event.level))>\(event.message)\(extra)\n"
+            line = "<\(Self.priority(event.level))>\(message)\(extra)\n"
         } else {
-            line = "\(EventLog.timestamp()) \(event.level.rawValue.uppercased()) \(event.message)\(extra)\n"
+            line = "\(EventLog.timestamp()) \(event.level.rawValue.uppercased()) \(message)\(extra)\n"
         }
         FileHandle.standardError.write(Data(line.utf8))
     }

@@ -15,19 +15,21 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
     case timeout(String)
     case closed
 
+    /// One line for a terminal: the socket's path (an argument) and the daemon's message (which
+    /// names paths from watched trees) are shown escaped, as findings are (`FileName.display`).
     public var description: String {
         switch self {
         case .noDaemon(let path, let reason):
-            "no reswatch daemon answers at \(path) (\(reason)). Start one with 'reswatch daemon ROOT', or point RESWATCH_SOCKET / --socket at its socket."
+            "no reswatch daemon answers at \(FileName.display(path)) (\(reason)). Start one with 'reswatch daemon ROOT', or point RESWATCH_SOCKET / --socket at its socket."
         case .accessDenied(let path, let group):
-            "you are not allowed to use this daemon's socket at \(path) (permission denied): "
+            "you are not allowed to use this daemon's socket at \(FileName.display(path)) (permission denied): "
                 + (group.map { "ask to be added to group \($0)" } ?? "ask its owner for access (the daemon's socket-group setting)")
         case .untrusted(let path, let reason):
-            "refusing to talk to \(path): \(reason); another user could be serving it. Use a socket in a folder only you (or root) can write (XDG_RUNTIME_DIR, --socket)."
+            "refusing to talk to \(FileName.display(path)): \(reason); another user could be serving it. Use a socket in a folder only you (or root) can write (XDG_RUNTIME_DIR, --socket)."
         case .untrustedPeer(let path, let peer, let daemonUser):
-            "refusing to talk to \(path): the daemon serving it runs as \(peer), not as you, root or the daemon user '\(daemonUser)'; nothing was sent. If you trust it, set RESWATCH_DAEMON_USER to its user."
-        case .io(let s): "socket error: \(s)"
-        case .rpc(let e): "daemon replied: \(e.message) (\(e.code))"
+            "refusing to talk to \(FileName.display(path)): the daemon serving it runs as \(peer), not as you, root or the daemon user '\(daemonUser)'; nothing was sent. If you trust it, set RESWATCH_DAEMON_USER to its user."
+        case .io(let s): "socket error: \(FileName.display(s))"
+        case .rpc(let e): "daemon replied: \(FileName.display(e.message)) (\(e.code))"
         case .timeout(let s): "timed out \(s)"
         case .closed: "the daemon closed the connection"
         }

@@ -96,7 +96,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
     /// ArgumentParser's parsed arrays do not keep: so the raw arguments after `check` are read
     /// again for their order only (the values themselves are ArgumentParser's).
     func plan() throws(ValidationError) -> OutputPlan {
-        let all = Array(CommandLine.arguments.dropFirst())
+        let all = Array(RawArguments.all().dropFirst())
         let after = all.firstIndex(of: "check").map { Array(all[($0 + 1)...]) } ?? all
         return try OutputPlan.pair(arguments: after, formats: formats, files: outputs)
     }
@@ -140,11 +140,11 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         if let file = writeBaseline {
             let text = Baseline(context(report, suppressed: 0)).json()
             do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array(text.utf8)) } catch {
-                throw Self.fail("cannot write the baseline \(file): \(error.reason)")
+                throw Self.fail("cannot write the baseline \(FileName.display(file)): \(error.reason)")
             }
             FileHandle.standardError.write(
                 Data(
-                    "reswatch: wrote \(report.diagnostics.count) finding(s) to the baseline \(file); they are accepted, so this run exits 0 (check with --baseline \(file) to see only new findings)\n"
+                    "reswatch: wrote \(report.diagnostics.count) finding(s) to the baseline \(FileName.display(file)); they are accepted, so this run exits 0 (check with --baseline \(FileName.display(file)) to see only new findings)\n"
                         .utf8))
         }
         var suppressed = 0
@@ -223,7 +223,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             let shown = paths.first { FileSystem.absolutePath($0) == argument } ?? argument
             let status: FileStatus
             do { status = try FileSystem.statusFollowingLinks(argument) } catch {
-                throw PathProblem(message: "cannot check \(shown): \(error.reason)")
+                throw PathProblem(message: "cannot check \(FileName.display(shown)): \(error.reason)")
             }
             let isDirectory = status.kind == .directory
             // A link to a folder, named on the command line, is checked where it leads: the walk
@@ -232,7 +232,9 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             if isDirectory, (try? FileSystem.status(argument))?.kind == .symlink, let real = FileSystem.realPath(argument) {
                 absolute = real
             }
-            if isDirectory && !FileSystem.isReadable(absolute) { throw PathProblem(message: "cannot check \(shown): Permission denied") }
+            if isDirectory && !FileSystem.isReadable(absolute) {
+                throw PathProblem(message: "cannot check \(FileName.display(shown)): Permission denied")
+            }
             let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
             if scopes[root] == nil { roots.append(root) }
             let relative = absolute == root ? "" : String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
@@ -248,7 +250,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             let text = Reporters.named(output.format)!.render(rendered)
             if let file = output.file {
                 do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array((text + "\n").utf8)) } catch {
-                    throw Self.fail("cannot write the \(output.format) report \(file): \(error.reason)")
+                    throw Self.fail("cannot write the \(output.format) report \(FileName.display(file)): \(error.reason)")
                 }
             } else if !text.isEmpty {
                 print(text)
@@ -267,7 +269,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             empty.append(shown)
             FileHandle.standardError.write(
                 Data(
-                    "reswatch: \(allowEmpty ? "note: " : "")nothing to check in \(shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
+                    "reswatch: \(allowEmpty ? "note: " : "")nothing to check in \(FileName.display(shown)): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
                         .utf8))
         }
         return empty

@@ -20,12 +20,14 @@ struct CheckOverlay {
         if let config {
             let bytes: [UInt8]
             do { bytes = try FileSystem.readFile(FileSystem.absolutePath(config), limit: 1 << 20) } catch {
-                throw CheckCommand.fail("cannot read --config \(config): \(error.reason)")
+                throw CheckCommand.fail("cannot read --config \(FileName.display(config)): \(error.reason)")
             }
             let (parsed, problems) = ProjectConfigReader.parse(String(decoding: bytes, as: UTF8.self))
             if !problems.isEmpty {
-                let listed = problems.map { "\(config)\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }.joined(separator: "\n")
-                throw CheckCommand.fail("--config \(config) is not a valid configuration; nothing was checked:\n\(listed)")
+                let listed = problems.map { "\(FileName.display(config))\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }.joined(
+                    separator: "\n")
+                throw CheckCommand.fail(
+                    "--config \(FileName.display(config)) is not a valid configuration; nothing was checked:\n\(listed)")
             }
             overlay = parsed
         }

@@ -140,9 +140,10 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
     /// checks nothing must not run on as if all were well.
     static func requireWatchableRoots(_ roots: [String]) throws {
         let unusable = roots.compactMap { root -> String? in
-            guard let status = try? FileSystem.statusFollowingLinks(root) else { return "\(root): no such directory" }
-            if status.kind != .directory { return "\(root): not a directory" }
-            return FileSystem.isReadable(root) ? nil : "\(root): permission denied"
+            let shown = FileName.display(root)
+            guard let status = try? FileSystem.statusFollowingLinks(root) else { return "\(shown): no such directory" }
+            if status.kind != .directory { return "\(shown): not a directory" }
+            return FileSystem.isReadable(root) ? nil : "\(shown): permission denied"
         }
         if !roots.isEmpty && unusable.count == roots.count {
             for reason in unusable { FileHandle.standardError.write(Data("reswatch: cannot watch \(reason)\n".utf8)) }

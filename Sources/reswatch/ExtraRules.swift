@@ -1,4 +1,5 @@
 import ArgumentParser
+import SystemCalls
 
 /// `--rules DIR` (repeatable), shared by every command that loads rules: declared and validated
 /// once. The directories' modules load after the built-in ones and the system and user folders.
@@ -8,7 +9,7 @@ struct ExtraRules: ParsableArguments {
 
     func validate() throws {
         for dir in rules where !RuleLocations.isDirectory(dir) {
-            throw ValidationError("--rules \(dir): not a directory")
+            throw ValidationError("--rules \(FileName.display(dir)): not a directory")
         }
     }
 }

@@ -65,7 +65,7 @@ struct FixCommand: ParsableCommand, FailingCommand {
     static func shown(_ root: String) -> String {
         let cwd = FileSystem.absolutePath(".")
         if root == cwd { return "." }
-        return root.hasPrefix(cwd + "/") ? String(root.dropFirst(cwd.count + 1)) : root
+        return FileName.display(root.hasPrefix(cwd + "/") ? String(root.dropFirst(cwd.count + 1)) : root)
     }
 
     /// Each path's project root and the part of it asked about.
@@ -73,7 +73,7 @@ struct FixCommand: ParsableCommand, FailingCommand {
         try paths.map { shown in
             let absolute = FileSystem.absolutePath(shown)
             guard let status = try? FileSystem.statusFollowingLinks(absolute) else {
-                throw Self.fail("cannot fix \(shown): no such file or folder")
+                throw Self.fail("cannot fix \(FileName.display(shown)): no such file or folder")
             }
             let isDirectory = status.kind == .directory
             let root = ProjectLocator.root(for: absolute, isDirectory: isDirectory)
@@ -111,13 +111,15 @@ struct FixCommand: ParsableCommand, FailingCommand {
                     print(
                         "\(Self.shown(root)): undid \(report.journal)\(report.wasInterrupted ? " (a run that had stopped part-way)" : ""): restored \(report.restored.count) file(s)"
                     )
-                    for path in report.restored { print("  restored \(path)") }
-                    for path in report.removedTemporary { print("  removed \(path), the unfinished write of the stopped run") }
+                    for path in report.restored { print("  restored \(FileName.display(path))") }
+                    for path in report.removedTemporary {
+                        print("  removed \(FileName.display(path)), the unfinished write of the stopped run")
+                    }
                     for path in report.originalMissing {
-                        print("  could not restore \(path): its saved original is missing from \(report.journal)")
+                        print("  could not restore \(FileName.display(path)): its saved original is missing from \(report.journal)")
                     }
                     for path in report.leftAlone {
-                        print("  left \(path) as it is: it changed after the fix (its original is in \(report.journal))")
+                        print("  left \(FileName.display(path)) as it is: it changed after the fix (its original is in \(report.journal))")
                     }
                     if !report.originalMissing.isEmpty {
                         throw Self.fail(
@@ -194,13 +196,13 @@ enum FixPlanText {
             out.append("\(n + 1). \(repair.title) [\(repair.finding.rule)]")
             for change in repair.changes {
                 switch change {
-                case .rename(let from, let to): out.append("   rename \(from) → \(to)")
+                case .rename(let from, let to): out.append("   rename \(FileName.display(from)) → \(FileName.display(to))")
                 case .remove(let path, let original):
-                    out.append("   remove \(path) (\(describe(original)); kept in the journal, --undo puts it back)")
+                    out.append("   remove \(FileName.display(path)) (\(describe(original)); kept in the journal, --undo puts it back)")
                 case .write(let path, let original, let new):
-                    out.append("   \(original == nil ? "create" : "edit") \(path)")
+                    out.append("   \(original == nil ? "create" : "edit") \(FileName.display(path))")
                     if isText(new) && (original.map(isText) ?? true) {
-                        out += UnifiedDiff.lines(old: original ?? [], new: new, path: path).map { "   " + $0 }
+                        out += UnifiedDiff.lines(old: original ?? [], new: new, path: FileName.display(path)).map { "   " + $0 }
                     } else {
                         out.append("   " + describe(new) + (original.map { " (was \(describe($0)))" } ?? ""))
                     }

@@ -29,7 +29,8 @@ struct Reswatch: AsyncParsableCommand {
     /// resident in the daemon for its whole life (docs/performance.md). Nothing here runs on the
     /// main queue or the main actor.
     static func main() {
-        if let message = UnknownCommand.message(for: Array(CommandLine.arguments.dropFirst()), root: Reswatch.self) {
+        let arguments = Array(RawArguments.all().dropFirst())
+        if let message = UnknownCommand.message(for: arguments, root: Reswatch.self) {
             FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)
         }
@@ -37,15 +38,15 @@ struct Reswatch: AsyncParsableCommand {
         // Detached: `main` is the main actor's, and a task inheriting it would wait for the main
         // queue, which this thread, waiting, never drains.
         Task.detached {
-            await runCommand()
+            await runCommand(arguments)
             finished.signal()
         }
         finished.wait()
     }
 
-    private static func runCommand() async {
+    private static func runCommand(_ arguments: [String]) async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

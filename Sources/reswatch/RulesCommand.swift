@@ -91,14 +91,14 @@ struct RulesCommand: ParsableCommand {
             let path = FileSystem.absolutePath(file)
             let bytes: [UInt8]
             do { bytes = try FileSystem.readFile(path) } catch {
-                FileHandle.standardError.write(Data("reswatch: cannot read \(file): \(error.reason)\n".utf8))
+                FileHandle.standardError.write(Data("reswatch: cannot read \(FileName.display(file)): \(error.reason)\n".utf8))
                 throw ExitCode(2)
             }
             let module = RuleModuleLoader.parse(String(decoding: bytes, as: UTF8.self), file: path, registry: BuiltinKinds.registry)
             for e in module.errors { print("\(e.file):\(e.line.map(String.init) ?? "?"): error: \(e.message)") }
             if !module.errors.isEmpty { throw ExitCode(1) }
             print(
-                "\(file): \(module.rules.count) rule(s) load: \(module.rules.flatMap { $0.reported.map(\.id) }.sorted().joined(separator: ", "))"
+                "\(FileName.display(file)): \(module.rules.count) rule(s) load: \(module.rules.flatMap { $0.reported.map(\.id) }.sorted().joined(separator: ", "))"
             )
             let base = try RuleLocations.loadRules(extra: []).overlaid(with: module)
             var failed = 0

@@ -70,6 +70,18 @@ import Testing
         #expect(again.status == 2 && again.stderr.contains("nothing to undo"))
     }
 
+    /// A plan names files from the tree: a newline or an escape sequence in a name is shown
+    /// escaped, so it can neither forge a line of the plan nor recolour the terminal.
+    @Test func aPlanShowsHostileNamesEscaped() throws {
+        let tree = try Self.copy(Repo.root + "/Examples/SampleApp")
+        let catalog = tree.path + "/SampleApp/Assets.xcassets/"
+        #expect(rename(catalog + "Logo.imageset", catalog + "Lo\ngo\u{1B}[31m.imageset") == 0)
+        let plan = try Self.fix([tree.path])
+        #expect(plan.stdout.contains("rename SampleApp/Assets.xcassets/Lo\\ngo\\x1B[31m.imageset/logo.png → "), "\(plan.stdout)")
+        #expect(plan.stdout.contains("--- a/SampleApp/Assets.xcassets/Lo\\ngo\\x1B[31m.imageset/Contents.json"), "\(plan.stdout)")
+        #expect(!plan.stdout.contains("\u{1B}") && !plan.stdout.contains("Lo\ngo"), "\(plan.stdout)")
+    }
+
     /// A transparent App Store icon is never flattened without --background; with it, it is laid
     /// over that colour.
     @Test func aTransparentStoreIconIsFlattenedOnlyOverAGivenColour() throws {

@@ -27,5 +27,9 @@ import Testing
         let diagnostics = try runCommand(Repo.binary, ["diagnostics", "--socket", daemon.socket])
         #expect(diagnostics.stderr.contains("reswatch: note: \(tree.path)/p\\nreswatch: all clear\\x1B[31m:"), "\(diagnostics.stderr)")
         #expect(!diagnostics.stderr.contains("\u{1B}") && !diagnostics.stderr.contains("\nreswatch: all clear"), "\(diagnostics.stderr)")
+
+        // The daemon's own log names the root the same way: one line, no escape sequence.
+        #expect(daemon.stderr.contains("INFO watching \(tree.path)/p\\nreswatch: all clear\\x1B[31m\n"), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("\u{1B}") && !daemon.stderr.contains("\nreswatch: all clear"), "\(daemon.stderr)")
     }
 }
