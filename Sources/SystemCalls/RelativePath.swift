@@ -107,9 +107,20 @@ public enum RelativePath {
         }
         return result
     }
-    /// True when `p` is `dir` or lies below it.
+    /// True when `p` is `dir` or lies below it. Compared as bytes first, without building
+    /// `dir + "/"` (a path's app is looked up this way for each subject of a project with several
+    /// apps); names that are not ASCII also match as Swift's `==` and `hasPrefix` match them.
     public static func isWithin(_ p: String, _ dir: String) -> Bool {
-        dir.isEmpty || p == dir || p.hasPrefix(dir + "/")
+        if dir.isEmpty { return true }
+        let path = p.utf8
+        let folder = dir.utf8
+        if path.count >= folder.count, path.starts(with: folder) {
+            if path.count == folder.count || path[path.index(path.startIndex, offsetBy: folder.count)] == UInt8(ascii: "/") {
+                return true
+            }
+        }
+        if path.allSatisfy({ $0 < 0x80 }) && folder.allSatisfy({ $0 < 0x80 }) { return false }
+        return p == dir || p.hasPrefix(dir + "/")
     }
     /// Resolves `.`/`..` in a relative path; nil when it escapes the root.
     public static func normalize(_ p: String) -> String? {

@@ -94,4 +94,22 @@ import Testing
             #expect(RelativePath.hasPrefix(bytes, "a/", ignoringCase: true) == RelativePath.hasPrefix(path, "a/", ignoringCase: true))
         }
     }
+
+    /// `isWithin` compares bytes without building `dir + "/"`; it answers as the string
+    /// comparison did, for names that are not ASCII too (precomposed and decomposed accents,
+    /// emoji, bytes that are not UTF-8), on whole path segments only.
+    @Test func isWithinAgreesWithTheStringComparison() {
+        let paths = [
+            "", "a", "ab", "a/b", "a/b/c", "ab/c", "a/", "Caf\u{E9}/x", "Cafe\u{301}/x", "Caf\u{E9}", "\u{1F600}/a", "x\u{10FFFF}/y",
+            "App/Info.plist", "App/Resources/Assets.xcassets", "Apps/Info.plist",
+        ]
+        for p in paths {
+            for dir in paths {
+                let old = dir.isEmpty || p == dir || p.hasPrefix(dir + "/")
+                #expect(RelativePath.isWithin(p, dir) == old, "\(p.debugDescription) within \(dir.debugDescription)")
+            }
+        }
+        #expect(RelativePath.isWithin("App/Resources/x.png", "App"))
+        #expect(!RelativePath.isWithin("Apps/x.png", "App"), "a longer name is not a folder below")
+    }
 }

@@ -23,11 +23,16 @@ extension ProjectState {
     /// most specifically (its resources, its Info.plist's folder), else the primary app's.
     func contextIndex(for path: String) -> Int {
         guard contexts.count > 1 else { return 0 }
+        // Asked for each subject of the project: no array built per context, no context copied.
+        func depth(of folder: String) -> Int {
+            guard RelativePath.isWithin(path, folder) else { return -1 }
+            return folder.isEmpty ? 0 : folder.utf8.count + 1
+        }
         var best = (0, -1)
-        for (i, c) in contexts.enumerated() {
-            let owned = c.ownedPaths + (c.infoPlist.map { [RelativePath.parent($0)] } ?? [])
-            let depth = owned.filter { RelativePath.isWithin(path, $0) }.map { $0.isEmpty ? 0 : $0.utf8.count + 1 }.max() ?? -1
-            if depth > best.1 { best = (i, depth) }
+        for i in contexts.indices {
+            var deepest = contexts[i].infoPlist.map { depth(of: RelativePath.parent($0)) } ?? -1
+            for folder in contexts[i].ownedPaths { deepest = max(deepest, depth(of: folder)) }
+            if deepest > best.1 { best = (i, deepest) }
         }
         return best.0
     }
