@@ -1,4 +1,5 @@
 import Findings
+import SystemCalls
 
 /// `initialize` → server, protocol version and capabilities.
 public struct InitializeResult: Codable, Sendable {
@@ -79,9 +80,10 @@ public struct RootStatus: Codable, Sendable, Hashable {
     /// A ready root that holds nothing reswatch checks.
     public var isEmpty: Bool { judged == 0 }
 
+    /// A path's bytes that are not UTF-8 are written `\xHH`, as in findings (docs/protocol.md).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(path, forKey: .path)
+        try c.encode(FileName.escapingUndecodable(path), forKey: .path)
         try c.encode(state, forKey: .state)
         try c.encode(files, forKey: .files)
         try c.encode(projects, forKey: .projects)
@@ -90,7 +92,7 @@ public struct RootStatus: Codable, Sendable, Hashable {
         try c.encode(infos, forKey: .infos)
         try c.encode(lastChange, forKey: .lastChange)
         try c.encode(recrawls, forKey: .recrawls)
-        try c.encode(reason, forKey: .reason)
+        try c.encode(reason.map(FileName.escapingUndecodable), forKey: .reason)
         try c.encode(judged, forKey: .judged)
     }
 }
@@ -166,6 +168,11 @@ public struct GenerationResult: Codable, Sendable {
 public struct WatchListResult: Codable, Sendable {
     public var roots: [String]
     public init(roots: [String]) { self.roots = roots }
+    /// Written as `RootStatus.path` is: a byte that is not UTF-8 as `\xHH`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(roots.map(FileName.escapingUndecodable), forKey: .roots)
+    }
 }
 
 /// `rules/list`.

@@ -87,6 +87,39 @@ public enum FileName {
         return out
     }
 
+    /// The reverse of `escapingUndecodable`, for a path a client sends back: each `\xHH` with HH
+    /// 80…FF (the only bytes that text escapes) stands for that byte. The bytes are decoded again,
+    /// so `\xC3\xA9` (valid UTF-8 spelt out) names the same file as `é`, as one string.
+    public static func unescapingUndecodable(_ s: String) -> String {
+        guard s.utf8.contains(UInt8(ascii: "\\")) else { return s }
+        // The string's bytes (its U+10FFxx scalars, escapes already, are their bytes), with
+        // each `\xHH` of HH 80…FF replaced by that byte.
+        let raw = bytes(of: s)
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        func hexValue(_ b: UInt8) -> UInt8? {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        var i = 0
+        while i < raw.count {
+            if raw[i] == UInt8(ascii: "\\"), i + 3 < raw.count, raw[i + 1] == UInt8(ascii: "x"), let high = hexValue(raw[i + 2]),
+                let low = hexValue(raw[i + 3]), high >= 8
+            {
+                out.append(high << 4 | low)
+                i += 4
+            } else {
+                out.append(raw[i])
+                i += 1
+            }
+        }
+        return decode(out)
+    }
+
     /// For a terminal or a CI log: undecodable bytes and control characters (newline, ESC, …, and
     /// the Unicode line separators and bidirectional overrides) are shown escaped, so a file name
     /// can neither forge a line nor recolour the output.

@@ -38,4 +38,26 @@ import Testing
             #expect(String(decoding: RPCEncoder.foundationLine(value), as: UTF8.self) == line + "\n")
         }
     }
+
+    /// A root whose name is not UTF-8 is written `\xHH` in `status` and `watch/list`, as a
+    /// finding's path is (not as the private-use character the daemon holds it in), and a client
+    /// can send that text back to name the root.
+    @Test func aRootNamedInBytesGoesOutEscapedAndComesBack() throws {
+        let tree = try TempTree()
+        let root = tree.path + "/" + FileName.decode(Array("a".utf8) + [0xFF] + Array("b".utf8))
+        #expect(FileName.withCString(root) { mkdir($0, 0o755) } == 0)
+        defer { _ = FileName.withCString(root) { rmdir($0) } }
+        #expect(mkdir(tree.path + "/other", 0o755) == 0)
+        let daemon = try DaemonHarness(roots: [tree.path + "/other"])
+        let sent = tree.path + "/a\\xFFb"
+        let added = try daemon.call("watch/add", .object(["path": .string(sent)]))
+        #expect(added["roots"]?.array?.compactMap(\.string).contains(sent) == true, "\(added)")
+        let client = try RawSocketClient(path: daemon.socket)
+        #expect(client.send(#"{"jsonrpc":"2.0","id":1,"method":"status"}"# + "\n"))
+        let status = client.receiveLines(1).first ?? ""
+        #expect(status.contains(#""path":"\#(tree.path)/a\\xFFb""#), "\(status)")
+        #expect(!status.utf8.contains(0xF4), "no private-use character on the wire: \(status)")
+        let removed = try daemon.call("watch/remove", .object(["path": .string(sent)]))
+        #expect(removed["roots"]?.array?.compactMap(\.string) == [tree.path + "/other"], "\(removed)")
+    }
 }

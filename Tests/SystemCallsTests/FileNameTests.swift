@@ -58,4 +58,18 @@ import Testing
         #expect(FileName.display(name) == "a\\xFF\\n\\x1B[31m\\u{202E}b")
         #expect(FileName.display("plain name.png") == "plain name.png")
     }
+
+    /// A path a client sends back as the daemon wrote it (`\xHH` for a byte that is not UTF-8)
+    /// names the same bytes; text that only looks like an escape below 0x80 stays as it is.
+    @Test func escapedTextReadsBackAsItsBytes() {
+        for bytes: [UInt8] in [[0x61, 0xFF, 0x62], [0xC3, 0x28], [0xF4, 0x8F, 0xBF, 0xBF, 0x2F, 0x80], Array("plain/é.png".utf8)] {
+            let name = FileName.decode(bytes)
+            #expect(FileName.unescapingUndecodable(FileName.escapingUndecodable(name)) == name, "\(bytes)")
+            #expect(FileName.bytes(of: FileName.unescapingUndecodable(FileName.escapingUndecodable(name))) == bytes)
+            #expect(FileName.unescapingUndecodable(name) == name, "the daemon's own form passes as it is")
+        }
+        #expect(FileName.unescapingUndecodable("caf\\xC3\\xA9") == "café", "valid UTF-8 spelt out is the same name")
+        #expect(FileName.unescapingUndecodable("a\\xff") == FileName.decode([0x61, 0xFF]), "either case")
+        #expect(FileName.unescapingUndecodable("a\\x41\\x7F\\xZZ\\x8") == "a\\x41\\x7F\\xZZ\\x8", "not an escape the daemon writes")
+    }
 }
