@@ -134,6 +134,21 @@ public struct StatusResult: Codable, Sendable {
         self.settleMilliseconds = settleMilliseconds
         self.socket = socket
     }
+
+    /// The socket's and the log's paths as every path goes out: a byte that is not UTF-8 as `\xHH`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(roots, forKey: .roots)
+        try c.encode(generation, forKey: .generation)
+        try c.encode(uptimeSeconds, forKey: .uptimeSeconds)
+        try c.encode(ruleErrors, forKey: .ruleErrors)
+        try c.encode(watches, forKey: .watches)
+        try c.encode(settleMilliseconds, forKey: .settleMilliseconds)
+        try c.encode(FileName.escapingUndecodable(socket), forKey: .socket)
+        try c.encodeIfPresent(startedBy, forKey: .startedBy)
+        try c.encodeIfPresent(log.map(FileName.escapingUndecodable), forKey: .log)
+        try c.encodeIfPresent(idleExitSeconds, forKey: .idleExitSeconds)
+    }
 }
 
 /// `diagnostics`, `subscribe` and the `resync` notification.

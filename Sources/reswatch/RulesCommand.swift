@@ -95,7 +95,9 @@ struct RulesCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             let module = RuleModuleLoader.parse(String(decoding: bytes, as: UTF8.self), file: path, registry: BuiltinKinds.registry)
-            for e in module.errors { print("\(e.file):\(e.line.map(String.init) ?? "?"): error: \(e.message)") }
+            for e in module.errors {
+                print("\(FileName.display(e.file)):\(e.line.map(String.init) ?? "?"): error: \(FileName.display(e.message))")
+            }
             if !module.errors.isEmpty { throw ExitCode(1) }
             print(
                 "\(FileName.display(file)): \(module.rules.count) rule(s) load: \(module.rules.flatMap { $0.reported.map(\.id) }.sorted().joined(separator: ", "))"

@@ -60,4 +60,32 @@ import Testing
         let removed = try daemon.call("watch/remove", .object(["path": .string(sent)]))
         #expect(removed["roots"]?.array?.compactMap(\.string) == [tree.path + "/other"], "\(removed)")
     }
+
+    /// A rule module whose file name is not UTF-8 and does not load: `status`'s `rule_errors`
+    /// names it `\xHH`, and so does any path `status` carries (the socket's, the log's).
+    @Test func aModuleErrorAndTheSocketPathGoOutEscaped() throws {
+        let rules = try TempTree()
+        let module = rules.path + "/" + FileName.decode(Array("te".utf8) + [0xFE] + Array("am.yaml".utf8))
+        let fd = FileName.withCString(module) { open($0, O_WRONLY | O_CREAT, 0o644) }
+        #expect(fd >= 0)
+        #expect(write(fd, "rules: [\n", 9) == 9)
+        close(fd)
+        defer { _ = FileName.withCString(module) { unlink($0) } }
+        let tree = try TempTree()
+        #expect(mkdir(tree.path + "/root", 0o755) == 0)
+        let daemon = try DaemonHarness(roots: [tree.path + "/root"], arguments: ["--rules", rules.path])
+        let client = try RawSocketClient(path: daemon.socket)
+        #expect(client.send(#"{"jsonrpc":"2.0","id":1,"method":"status"}"# + "\n"))
+        let status = client.receiveLines(1).first ?? ""
+        #expect(status.contains(#""file":"\#(rules.path)/te\\xFEam.yaml""#), "\(status)")
+        #expect(!status.utf8.contains(0xF4), "no private-use character on the wire: \(status)")
+
+        let socket = "/run/r" + FileName.decode([0xFF]) + ".sock"
+        var result = StatusResult(
+            roots: [], generation: 0, uptimeSeconds: 0, ruleErrors: [], watches: 0, settleMilliseconds: 20, socket: socket)
+        result.log = "/var/log/" + FileName.decode([0xFF])
+        let line = String(decoding: RPCEncoder.response(id: .number(1), result: result), as: UTF8.self)
+        #expect(line.contains(#""socket":"\/run\/r\\xFF.sock""#) || line.contains(#""socket":"/run/r\\xFF.sock""#), "\(line)")
+        #expect(line.contains(#"r\\xFF"#) && !line.utf8.contains(0xF4), "\(line)")
+    }
 }
