@@ -35,12 +35,6 @@ public struct ParamReader: Sendable {
         return s
     }
 
-    /// A path: a `\xHH` in it (HH 80…FF) is that byte, as the daemon writes a name's bytes that
-    /// are not UTF-8, so a path read from `status` or a finding can be sent back as it came.
-    public func path(_ key: String) throws(RPCError) -> String? { try string(key).map(FileName.unescapingUndecodable) }
-
-    public func requiredPath(_ key: String) throws(RPCError) -> String { FileName.unescapingUndecodable(try requiredString(key)) }
-
     public func int(_ key: String, range: ClosedRange<Int>) throws(RPCError) -> Int? {
         guard let v = object[key], v != .null else { return nil }
         guard let i = v.int, range.contains(i) else {

@@ -182,8 +182,8 @@ public struct DiagnosticsParams: RequestParams {
         self.minimumSeverity = minimumSeverity
     }
     public init(reading params: ParamReader) throws(RPCError) {
-        root = try params.path("root")
-        path = try params.path("path")
+        root = try params.string("root")
+        path = try params.string("path")
         minimumSeverity = try params.severity("min_severity")
     }
 }
@@ -209,7 +209,7 @@ public struct RootParams: RequestParams {
     public var root: String?
     public enum CodingKeys: String, CodingKey, CaseIterable { case root }
     public init(root: String? = nil) { self.root = root }
-    public init(reading params: ParamReader) throws(RPCError) { root = try params.path("root") }
+    public init(reading params: ParamReader) throws(RPCError) { root = try params.string("root") }
 }
 
 public struct FixParams: RequestParams {
@@ -242,7 +242,7 @@ public struct FixParams: RequestParams {
     }
 
     public init(reading params: ParamReader) throws(RPCError) {
-        path = try params.requiredPath("path")
+        path = try params.requiredString("path")
         apply = try params.bool("apply") ?? false
         only = try params.strings("only", limit: 200)
         background = try params.string("background")
@@ -255,5 +255,5 @@ public struct PathParams: RequestParams {
     public var path: String
     public enum CodingKeys: String, CodingKey, CaseIterable { case path }
     public init(path: String) { self.path = path }
-    public init(reading params: ParamReader) throws(RPCError) { path = try params.requiredPath("path") }
+    public init(reading params: ParamReader) throws(RPCError) { path = try params.requiredString("path") }
 }

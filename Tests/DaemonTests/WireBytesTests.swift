@@ -61,6 +61,41 @@ import Testing
         #expect(removed["roots"]?.array?.compactMap(\.string) == [tree.path + "/other"], "\(removed)")
     }
 
+    /// A folder whose name holds the text `\xFF` itself (a backslash, then `xFF`) is named by
+    /// that text in every path param, even beside a folder named with the byte: the text as sent
+    /// wins when it names something, and `\xHH` is read as a byte only when it does not.
+    @Test func aNameThatHoldsBackslashXIsNamedByItsText() throws {
+        let tree = try TempTree()
+        let literal = tree.path + "/a\\xFFb"
+        let set = literal + "/App/Assets.xcassets/AppIcon.appiconset"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        try Data("devices: [iphone]\n".utf8).write(to: URL(fileURLWithPath: literal + "/App/.reswatch.yaml"))
+        try Data(#"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"m.png"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: set + "/Contents.json"))
+        let byteNamed = tree.path + "/" + FileName.decode(Array("a".utf8) + [0xFF] + Array("b".utf8))
+        #expect(FileName.withCString(byteNamed) { mkdir($0, 0o755) } == 0)
+        defer { _ = FileName.withCString(byteNamed) { rmdir($0) } }
+        #expect(mkdir(tree.path + "/other", 0o755) == 0)
+        let daemon = try DaemonHarness(roots: [tree.path + "/other"])
+
+        let added = try daemon.call("watch/add", .object(["path": .string(literal)]))
+        #expect(added["roots"]?.array?.compactMap(\.string).sorted() == [literal, tree.path + "/other"], "\(added)")
+        let scoped = try daemon.call("diagnostics", .object(["path": .string(literal)]))["diagnostics"]?.array ?? []
+        #expect(!scoped.isEmpty && scoped.allSatisfy { $0["root"]?.string == literal }, "the missing m.png: \(scoped)")
+        let relative = try daemon.call("diagnostics", .object(["path": .string("App")]))["diagnostics"]?.array ?? []
+        #expect(relative.count == scoped.count, "\(relative)")
+        #expect(try daemon.call("recheck", .object(["root": .string(literal)]))["generation"]?.int != nil)
+        let plan = try daemon.client().call(FixRequest.self, FixParams(path: set))
+        #expect(plan.root == literal && plan.left.map(\.rule).contains("icon.file-missing"), "\(plan.left)")
+        let removed = try daemon.call("watch/remove", .object(["path": .string(literal)]))
+        #expect(removed["roots"]?.array?.compactMap(\.string) == [tree.path + "/other"], "\(removed)")
+        // With the text's folder gone, the same text names the byte's folder, as `status` writes it.
+        try FileManager.default.removeItem(atPath: literal)
+        let again = try daemon.call("watch/add", .object(["path": .string(literal)]))
+        #expect(again["roots"]?.array?.compactMap(\.string).contains(literal) == true, "\(again)")
+        #expect(try daemon.call("status")["roots"]?.array?.contains { $0["path"]?.string == literal } == true)
+    }
+
     /// A rule module whose file name is not UTF-8 and does not load: `status`'s `rule_errors`
     /// names it `\xHH`, and so does any path `status` carries (the socket's, the log's).
     @Test func aModuleErrorAndTheSocketPathGoOutEscaped() throws {
