@@ -12,7 +12,7 @@ package struct ConsoleLogHandler: LogHandler {
     let journald: Bool
     let label: String
 
-    package init(label: String, level: Logger.Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(label: String, level: Logger.Level = .info, environment: [String: String] = ProcessEnvironment.current()) {
         self.label = label
         logLevel = level
         journald = environment["JOURNAL_STREAM"].map { !$0.isEmpty } ?? false

@@ -7,7 +7,7 @@ package struct SystemdNotifier: Sendable {
     package let socketPath: String?
     package let watchdogInterval: Duration?
 
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessEnvironment.current()) {
         let path = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         socketPath = path
         if path != nil, let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0,

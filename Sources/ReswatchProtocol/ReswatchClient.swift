@@ -49,7 +49,7 @@ public final class ReswatchClient {
     /// `$RESWATCH_DAEMON_USER`, else `reswatch`).
     public init(path: String, daemonUser: String? = nil) throws(ClientError) {
         try Self.checkOwnership(path)
-        guard path.utf8.count <= SocketLocation.maximumLength else {
+        guard FileName.bytes(of: path).count <= SocketLocation.maximumLength else {
             throw .noDaemon(path: path, reason: "path longer than \(SocketLocation.maximumLength) bytes")
         }
         let fd: Int32
@@ -63,7 +63,7 @@ public final class ReswatchClient {
             UnixSocket.close(fd)
             throw .untrusted(path: path, reason: "the peer's credentials cannot be read (\(error.reason))")
         }
-        let user = daemonUser ?? SocketLocation.daemonUser(environment: ProcessInfo.processInfo.environment)
+        let user = daemonUser ?? SocketLocation.daemonUser(environment: ProcessEnvironment.current())
         let me = FileSystem.currentUser
         if peer != me && peer != 0 && peer != UserDatabase.userID(named: user) {
             UnixSocket.close(fd)

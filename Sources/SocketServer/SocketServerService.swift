@@ -35,7 +35,7 @@ package struct SocketServerService: Service {
     /// shared with a group) and removes a stale socket file. Throws when the directory is someone
     /// else's or a daemon already answers there.
     package static func prepare(path: String, group: UInt32? = nil) throws(SocketSetupError) {
-        guard path.utf8.count <= 107 else { throw SocketSetupError("socket path is longer than 107 bytes: \(path)") }
+        guard FileName.bytes(of: path).count <= 107 else { throw SocketSetupError("socket path is longer than 107 bytes: \(path)") }
         let dir = RelativePath.parent(path).isEmpty ? "/" : RelativePath.parent(path)
         let me = FileSystem.currentUser
         if let status = try? FileSystem.status(dir) {
@@ -106,7 +106,8 @@ package struct SocketServerService: Service {
             channel = try await bootstrap.withBoundSocket(activated.descriptor).get()
             logger.info("listening on \(path) (socket activation)")
         } else {
-            channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).get()
+            // Bound here, from the path's bytes (SwiftNIO's bind would take its UTF-8); NIO listens.
+            channel = try await bootstrap.withBoundSocket(UnixSocket.bound(path)).get()
             if let group = policy.socketGroup {
                 try FileSystem.changeOwner(path, group: group)
                 try FileSystem.changeMode(path, 0o660)

@@ -60,7 +60,7 @@ public enum SocketActivation {
         }
         let pathLength = Int(length) - MemoryLayout<sa_family_t>.size
         let bytes = withUnsafeBytes(of: address.sun_path) { Array($0.prefix(max(pathLength, 0))) }
-        if bytes.first == 0 { return "@" + String(decoding: bytes.dropFirst(), as: UTF8.self) }
-        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        if bytes.first == 0 { return "@" + FileName.decode(Array(bytes.dropFirst())) }
+        return FileName.decode(Array(bytes.prefix { $0 != 0 }))
     }
 }

@@ -2,8 +2,10 @@
     import Glibc
 #endif
 
-/// Unix-domain sockets as the daemon's clients and its systemd notifications use them. (The
-/// daemon's listening socket is SwiftNIO's.)
+/// Unix-domain sockets as the daemon's clients and its systemd notifications use them, and the
+/// daemon's listening socket bound (SwiftNIO listens on it and serves it). A path is its bytes
+/// (`FileName`), as a file's name is: SwiftNIO's own bind took a path's UTF-8, so a socket path
+/// that is not UTF-8 was bound under other bytes than the ones a client dials.
 public enum UnixSocket {
     /// Longest socket path (`sun_path` holds 108 bytes with the terminating NUL).
     public static let maximumPathLength = 107
@@ -15,6 +17,22 @@ public enum UnixSocket {
             var (address, length) = try Self.address(path)
             _ = try retryingEINTR("connect", path) {
                 withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) } }
+            }
+            return fd
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+    }
+
+    /// A stream socket (close-on-exec) bound at `path`, not yet listening: the caller hands it to
+    /// SwiftNIO (`withBoundSocket`), which listens.
+    public static func bound(_ path: String) throws(SystemError) -> Int32 {
+        let fd = try retryingEINTR("socket", path) { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        do {
+            var (address, length) = try Self.address(path, call: "bind")
+            _ = try retryingEINTR("bind", path) {
+                withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) } }
             }
             return fd
         } catch {
@@ -81,12 +99,12 @@ public enum UnixSocket {
         }
     }
 
-    static func address(_ path: String) throws(SystemError) -> (sockaddr_un, socklen_t) {
-        var bytes = Array(path.utf8)
+    static func address(_ path: String, call: String = "connect") throws(SystemError) -> (sockaddr_un, socklen_t) {
+        var bytes = FileName.bytes(of: path)
         if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // abstract namespace
         guard !bytes.isEmpty, bytes.count <= maximumPathLength else {
             throw SystemError(
-                call: "connect", path: path, errno: ENAMETOOLONG, detail: "socket path longer than \(maximumPathLength) bytes")
+                call: call, path: path, errno: ENAMETOOLONG, detail: "socket path longer than \(maximumPathLength) bytes")
         }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

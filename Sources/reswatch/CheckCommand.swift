@@ -130,8 +130,9 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         var report = CheckReport(engines: engines, minimumSeverity: minSeverity, scopes: scopes)
         let ruleInfos = (ruleSet.allRuleInfos + EngineRules.all + engines.flatMap { $0.projectRuleInfos })
         try overlay?.verify(known: Set(ruleInfos.map(\.id)))
-        let rulesURL = ProcessInfo.processInfo.environment["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
-        let tty = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let environment = ProcessEnvironment.current()
+        let rulesURL = environment["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
+        let tty = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
         func context(_ report: CheckReport, suppressed: Int) -> ReportContext {
             ReportContext(
                 report: report, paths: reportPaths, rules: ruleInfos, toolVersion: ReswatchVersion.string, suppressed: suppressed,

@@ -104,7 +104,7 @@ enum ChangedProjects {
     }
 
     static func executable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let path = ProcessEnvironment.current()["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileSystem.isExecutable($0) }
     }
 

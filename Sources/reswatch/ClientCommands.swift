@@ -12,7 +12,7 @@ struct ClientOptions: ParsableArguments {
         help: "The daemon's socket (default: $RESWATCH_SOCKET, $XDG_RUNTIME_DIR/reswatch/reswatch.sock, /tmp/reswatch-$UID/reswatch.sock).")
     var socket: String?
 
-    var path: String { socket.map(FileSystem.absolutePath) ?? SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment) }
+    var path: String { socket.map(FileSystem.absolutePath) ?? SocketLocation.defaultPath(environment: ProcessEnvironment.current()) }
 
     /// Connects and calls; prints a clear message and exits 2 when no daemon answers.
     func call<R: ReswatchRequest>(_ request: R.Type, _ params: R.Params, timeoutMilliseconds: Int = 60_000) throws -> R.Response {
@@ -53,7 +53,7 @@ struct DiagnosticsCommand: ParsableCommand {
         switch format {
         case .json: printJSON(snapshot)
         case .text:
-            let report = TextReport(color: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+            let report = TextReport(color: isatty(STDOUT_FILENO) == 1 && ProcessEnvironment.current()["NO_COLOR"] == nil)
             for d in snapshot.diagnostics { print(report.line(d)) }
             print("\(snapshot.diagnostics.count) diagnostics (generation \(snapshot.generation))")
         }

@@ -55,7 +55,7 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
             print(DaemonSettings.exampleFile, terminator: "")
             return
         }
-        let env = ProcessInfo.processInfo.environment
+        let env = ProcessEnvironment.current()
         var (configuration, policy) = try configured(environment: env)
         try Self.requireWatchableRoots(configuration.roots)
         let level: Logger.Level = verbose ? .debug : .info

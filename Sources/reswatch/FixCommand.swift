@@ -96,7 +96,7 @@ struct FixCommand: ParsableCommand, FailingCommand {
     /// For the crash-safety tests only: RESWATCH_FAULT_KILL_AFTER_CHANGE=N kills this process
     /// (SIGKILL: no clean-up of any kind) once change N of `--apply` is made.
     static func faultInjection() -> (Int) -> Void {
-        guard let value = ProcessInfo.processInfo.environment["RESWATCH_FAULT_KILL_AFTER_CHANGE"], let n = Int(value) else {
+        guard let value = ProcessEnvironment.current()["RESWATCH_FAULT_KILL_AFTER_CHANGE"], let n = Int(value) else {
             return { _ in }
         }
         return { if $0 == n { kill(getpid(), SIGKILL) } }

@@ -38,7 +38,7 @@ struct LSPCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProcessSignals.unblockTermination()
-        let env = ProcessInfo.processInfo.environment
+        let env = ProcessEnvironment.current()
         var socket = client.path
         let defaultSocket = socket
         var start: (@Sendable () throws -> Void)? = nil

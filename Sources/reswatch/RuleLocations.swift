@@ -8,7 +8,7 @@ import SystemCalls
 /// `--rules` directories (RESWATCH_SHIPPED_RULES replaces the built-in ones, for developers).
 enum RuleLocations {
     static func sources(extra: [String], allowUntrustedExec: Bool = false) -> RuleSources {
-        var sources = ShippedModules.sources(environment: ProcessInfo.processInfo.environment, extra: extra.map(FileSystem.absolutePath))
+        var sources = ShippedModules.sources(environment: ProcessEnvironment.current(), extra: extra.map(FileSystem.absolutePath))
         sources.allowUntrustedExec = allowUntrustedExec
         return sources
     }

@@ -24,7 +24,7 @@ struct RulesCommand: ParsableCommand {
             do {
                 let explanation = try RuleExplanation(id: id, rules: set, kinds: BuiltinKinds.all)
                 let base =
-                    ProcessInfo.processInfo.environment["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
+                    ProcessEnvironment.current()["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
                 print(explanation.text(rulesURL: base))
             } catch {
                 FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
