@@ -159,6 +159,46 @@ import Testing
         #expect((root["summary"] as? [String: Int])?["files"] == 3)
     }
 
+    /// `é` precomposed (NFC) and decomposed (NFD) are one name to Swift's `String` (canonical
+    /// equivalence) and to a Mac's file system, but two files on Linux. A Contents.json naming
+    /// the NFC spelling finds an NFD file (as Xcode on APFS does); with both on disk, each is its
+    /// own file: the finding on the one that is not a PNG names its bytes, the other has none.
+    @Test func canonicallyEquivalentNamesResolveLikeAMacAndStayTwoFiles() throws {
+        let tree = try TempTree()
+        let set = tree.path + "/App/Assets.xcassets/X.imageset"
+        try FileManager.default.createDirectory(atPath: set, withIntermediateDirectories: true)
+        let composed = "caf\u{E9}.png"
+        let decomposed = "cafe\u{301}.png"
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        try Data(#"{"images":[{"idiom":"universal","filename":"\#(composed)","scale":"1x"}],"info":{"version":1}}"#.utf8).write(
+            to: URL(fileURLWithPath: set + "/Contents.json"))
+        let png = Data(PNGSynthesizer.encode(PNGSpec(width: 4, height: 4)))
+        func check() throws -> (Int?, [(rule: String, path: [UInt8])]) {
+            let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path])
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let diagnostics = try #require(root["diagnostics"] as? [[String: Any]])
+            return (
+                (root["summary"] as? [String: Int])?["files"],
+                diagnostics.map { ($0["rule"] as? String ?? "", Array(($0["path"] as? String ?? "").utf8)) }
+            )
+        }
+        try png.write(to: URL(fileURLWithPath: set + "/" + decomposed))
+        let (alone, aloneFindings) = try check()
+        #expect(alone == 2 && aloneFindings.isEmpty, "the NFD file is the one named: \(aloneFindings)")
+
+        try FileManager.default.removeItem(atPath: set + "/" + decomposed)
+        try png.write(to: URL(fileURLWithPath: set + "/" + composed))
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: set + "/" + decomposed))
+        let names = try FileManager.default.contentsOfDirectory(atPath: set)
+        #expect(names.count == 3, "two files on disk: \(names)")
+        let (both, findings) = try check()
+        #expect(both == 3)
+        let suffix = Array("/X.imageset/".utf8) + Array(decomposed.utf8)
+        #expect(findings.contains { $0.rule == "image.not-png" && $0.path.suffix(suffix.count) == suffix[...] }, "\(findings)")
+        #expect(
+            !findings.contains { $0.path.suffix(Array(composed.utf8).count + 1) == ([0x2F] + Array(composed.utf8))[...] }, "\(findings)")
+    }
+
     @Test func aNewlineOrEscapeInANameCannotForgeALine() throws {
         let tree = try TempTree(["Evil\nsrc/x.png: error: forged\u{1B}[0m.imageset/.keep": .text("")])
         let result = try runCommand(Repo.binary, ["check", "--no-color", tree.path])
