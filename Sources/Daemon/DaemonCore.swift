@@ -85,6 +85,8 @@ package actor DaemonCore {
         }
         for error in modules.errors { reportModuleError(error) }
         for root in configuration.roots {
+            // Removed by `watch/remove` while it waited (or added early by `watch/add`).
+            guard configuredRoots.contains(FileSystem.absolutePath(root)) else { continue }
             do {
                 _ = try await addRoot(root)
             } catch {
@@ -191,6 +193,13 @@ package actor DaemonCore {
 
     package func removeRoot(_ path: String) throws(RPCError) -> [String] {
         let root = FileSystem.absolutePath(path)
+        if roots[root] == nil, configuredRoots.contains(root) {
+            // A configured root the starting daemon has not reached: it is never scanned.
+            configuredRoots.removeAll { $0 == root }
+            logger.info("will not watch \(root): removed before its turn")
+            publishStatus()
+            return rootPaths
+        }
         guard let record = roots.removeValue(forKey: root) else { throw .notFound("\(root) is not watched") }
         watcher.remove(root: root)
         for waiter in record.waiting { waiter.resume() }  // they see the root gone and give up
@@ -207,7 +216,9 @@ package actor DaemonCore {
         return rootPaths
     }
 
-    package var rootPaths: [String] { roots.keys.sorted() }
+    /// The roots watched, and while the daemon starts, the configured roots it has not reached
+    /// yet (`status` lists them `scanning`, waiting; `watch/remove` takes them out).
+    package var rootPaths: [String] { Set(roots.keys).union(configuredRoots).sorted() }
 
     /// Runs `job` on the root's engine thread, after any job of the root already running (so
     /// deltas are published in the order they were computed), and publishes its delta, after

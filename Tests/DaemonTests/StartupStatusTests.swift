@@ -75,4 +75,33 @@ import Testing
         #expect(!daemon.stderr.contains("cannot watch"), "\(daemon.stderr)")
         #expect(try daemon.diagnosticLines().count { $0.hasPrefix("catalog.contents-invalid") } == 1)
     }
+
+    /// `watch/list` names a configured root the daemon has not reached, as `status` does, and
+    /// `watch/remove` takes it out: it is never scanned (it was "not watched" before).
+    @Test func aRootNotReachedYetIsListedAndCanBeRemoved() throws {
+        let big = try TempTree([:])
+        try big.addImageSets(3_000)
+        let small = try TempTree([SyncBarrierTests.brokenSet: .text("{ broken")])
+        let daemon = try DaemonHarness(roots: [big.path, small.path], waitReady: false)
+        defer { _ = daemon.stop() }
+        var removed: JSONValue?
+        for _ in 0..<2_000 {
+            if let status = try? daemon.call("status", timeoutMilliseconds: 2000) {
+                let states = (status["roots"]?.array ?? []).map { $0["state"]?.string }
+                #expect(states == ["scanning", "scanning"], "both roots still to come: \(status)")
+                let listed = try daemon.call("watch/list")["roots"]?.array?.compactMap(\.string)
+                #expect(listed == [big.path, small.path].sorted(), "\(String(describing: listed))")
+                removed = try daemon.call("watch/remove", .object(["path": .string(small.path)]))
+                break
+            }
+            usleep(5_000)
+        }
+        #expect(removed?["roots"]?.array?.compactMap(\.string) == [big.path], "\(String(describing: removed))")
+        try daemon.waitUntilReady(seconds: 120)
+        let roots = try daemon.call("status")["roots"]?.array ?? []
+        #expect(roots.compactMap { $0["path"]?.string } == [big.path], "\(roots)")
+        #expect(try daemon.call("watch/list")["roots"]?.array?.compactMap(\.string) == [big.path])
+        #expect(try daemon.diagnosticLines().count { $0.hasPrefix("catalog.contents-invalid") } == 0, "never scanned")
+        #expect(daemon.stderr.contains("will not watch") && !daemon.stderr.contains("cannot watch"), "\(daemon.stderr)")
+    }
 }
