@@ -12,27 +12,24 @@ public enum UnixSocket {
 
     /// A connected stream socket (close-on-exec). The caller closes it with `close(_:)`.
     public static func connect(_ path: String) throws(SystemError) -> Int32 {
-        let fd = try retryingEINTR("socket", path) { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
-        do {
-            var (address, length) = try Self.address(path)
-            _ = try retryingEINTR("connect", path) {
-                withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) } }
-            }
-            return fd
-        } catch {
-            Glibc.close(fd)
-            throw error
-        }
+        try streamSocket(at: path, call: "connect") { Glibc.connect($0, $1, $2) }
     }
 
     /// A stream socket (close-on-exec) bound at `path`, not yet listening: the caller hands it to
     /// SwiftNIO (`withBoundSocket`), which listens.
     public static func bound(_ path: String) throws(SystemError) -> Int32 {
+        try streamSocket(at: path, call: "bind") { Glibc.bind($0, $1, $2) }
+    }
+
+    /// A new stream socket given to `call` (connect or bind) with `path`'s address; closed if it fails.
+    private static func streamSocket(
+        at path: String, call: String, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) throws(SystemError) -> Int32 {
         let fd = try retryingEINTR("socket", path) { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
-            var (address, length) = try Self.address(path, call: "bind")
-            _ = try retryingEINTR("bind", path) {
-                withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, length) } }
+            var (address, length) = try Self.address(path, call: call)
+            _ = try retryingEINTR(call, path) {
+                withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(fd, $0, length) } }
             }
             return fd
         } catch {
