@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// A JSON-RPC 2.0 error with its stable code.
 public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -10,6 +11,16 @@ public struct RPCError: Error, Sendable, Hashable, Codable, CustomStringConverti
         self.code = code
         self.message = message
         self.data = data
+    }
+
+    /// A message names paths as the daemon holds them: a byte that is not UTF-8 goes out as
+    /// `\xHH`, as in every other path the daemon writes (not as the private-use character it
+    /// is held in).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(FileName.escapingUndecodable(message), forKey: .message)
+        try c.encodeIfPresent(data, forKey: .data)
     }
 
     public static func parseError(_ detail: String) -> RPCError { RPCError(code: -32700, message: "Parse error: \(detail)") }

@@ -59,6 +59,11 @@ import Testing
         #expect(!status.utf8.contains(0xF4), "no private-use character on the wire: \(status)")
         let removed = try daemon.call("watch/remove", .object(["path": .string(sent)]))
         #expect(removed["roots"]?.array?.compactMap(\.string) == [tree.path + "/other"], "\(removed)")
+        // An error naming such a path writes it the same way.
+        let inJSON = sent.replacingOccurrences(of: "\\", with: "\\\\")
+        #expect(client.send(#"{"jsonrpc":"2.0","id":2,"method":"watch/remove","params":{"path":"\#(inJSON)"}}"# + "\n"))
+        let refused = client.receiveLines(1).first ?? ""
+        #expect(refused.contains(#"a\\xFFb is not watched""#) && !refused.utf8.contains(0xF4), "\(refused)")
     }
 
     /// A folder whose name holds the text `\xFF` itself (a backslash, then `xFF`) is named by
