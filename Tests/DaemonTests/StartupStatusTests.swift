@@ -57,15 +57,8 @@ import Testing
         let small = try TempTree([SyncBarrierTests.brokenSet: .text("{ broken")])
         let daemon = try DaemonHarness(roots: [big.path, small.path], waitReady: false)
         defer { _ = daemon.stop() }
-        var added: JSONValue?
-        for _ in 0..<2_000 {
-            if let status = try? daemon.call("status", timeoutMilliseconds: 2000) {
-                let states = (status["roots"]?.array ?? []).map { $0["state"]?.string }
-                #expect(states == ["scanning", "scanning"], "both roots still to come when the folder is added: \(status)")
-                added = try daemon.call("watch/add", .object(["path": .string(small.path + "/A.xcassets")]))
-                break
-            }
-            usleep(5_000)
+        let added = try Self.onFirstStatus(of: daemon, whileBothWait: "the folder is added") {
+            try daemon.call("watch/add", .object(["path": .string(small.path + "/A.xcassets")]))
         }
         #expect(added?["roots"]?.array?.compactMap(\.string).contains(small.path) == true, "\(String(describing: added))")
         try daemon.waitUntilReady(seconds: 120)
@@ -84,17 +77,10 @@ import Testing
         let small = try TempTree([SyncBarrierTests.brokenSet: .text("{ broken")])
         let daemon = try DaemonHarness(roots: [big.path, small.path], waitReady: false)
         defer { _ = daemon.stop() }
-        var removed: JSONValue?
-        for _ in 0..<2_000 {
-            if let status = try? daemon.call("status", timeoutMilliseconds: 2000) {
-                let states = (status["roots"]?.array ?? []).map { $0["state"]?.string }
-                #expect(states == ["scanning", "scanning"], "both roots still to come: \(status)")
-                let listed = try daemon.call("watch/list")["roots"]?.array?.compactMap(\.string)
-                #expect(listed == [big.path, small.path].sorted(), "\(String(describing: listed))")
-                removed = try daemon.call("watch/remove", .object(["path": .string(small.path)]))
-                break
-            }
-            usleep(5_000)
+        let removed = try Self.onFirstStatus(of: daemon, whileBothWait: "it is listed and removed") {
+            let listed = try daemon.call("watch/list")["roots"]?.array?.compactMap(\.string)
+            #expect(listed == [big.path, small.path].sorted(), "\(String(describing: listed))")
+            return try daemon.call("watch/remove", .object(["path": .string(small.path)]))
         }
         #expect(removed?["roots"]?.array?.compactMap(\.string) == [big.path], "\(String(describing: removed))")
         try daemon.waitUntilReady(seconds: 120)
@@ -103,5 +89,23 @@ import Testing
         #expect(try daemon.call("watch/list")["roots"]?.array?.compactMap(\.string) == [big.path])
         #expect(try daemon.diagnosticLines().count { $0.hasPrefix("catalog.contents-invalid") } == 0, "never scanned")
         #expect(daemon.stderr.contains("will not watch") && !daemon.stderr.contains("cannot watch"), "\(daemon.stderr)")
+    }
+
+    /// Polls `status` until the daemon answers, expects both of its two roots still `scanning`
+    /// (the first being scanned, the second waiting), and runs `body` then: its reply, or nil
+    /// when the daemon never answered.
+    static func onFirstStatus(
+        of daemon: DaemonHarness, whileBothWait doing: String, _ body: () throws -> JSONValue
+    ) throws -> JSONValue? {
+        for _ in 0..<2_000 {
+            if let status = try? daemon.call("status", timeoutMilliseconds: 2000) {
+                let states = (status["roots"]?.array ?? []).map { $0["state"]?.string }
+                #expect(states == ["scanning", "scanning"], "both roots still to come when \(doing): \(status)")
+                return try body()
+            }
+            usleep(5_000)
+        }
+        Issue.record("the daemon never answered status: \(daemon.stderr)")
+        return nil
     }
 }
