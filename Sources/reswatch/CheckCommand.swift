@@ -143,10 +143,9 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             do { try FileSystem.writeAtomically(FileSystem.absolutePath(file), Array(text.utf8)) } catch {
                 throw Self.fail("cannot write the baseline \(FileName.display(file)): \(error.reason)")
             }
-            FileHandle.standardError.write(
-                Data(
-                    "reswatch: wrote \(report.diagnostics.count) finding(s) to the baseline \(FileName.display(file)); they are accepted, so this run exits 0 (check with --baseline \(FileName.display(file)) to see only new findings)\n"
-                        .utf8))
+            StandardError.say(
+                "reswatch: wrote \(report.diagnostics.count) finding(s) to the baseline \(FileName.display(file)); they are accepted, so this run exits 0 (check with --baseline \(FileName.display(file)) to see only new findings)"
+            )
         }
         var suppressed = 0
         if let file = baseline {
@@ -157,7 +156,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         let rendered = context(report, suppressed: suppressed)
         try write(plan.outputs, rendered)
         if suppressed > 0, plan.outputs.allSatisfy({ $0.format != "text" || $0.file != nil }) {
-            FileHandle.standardError.write(Data("reswatch: \(suppressed) finding(s) left out: listed in the baseline \(baseline!)\n".utf8))
+            StandardError.say("reswatch: \(suppressed) finding(s) left out: listed in the baseline \(baseline!)")
         }
         let empty = nothingToCheck(shownPaths, engines)
         if !report.ruleErrors.isEmpty {
@@ -186,8 +185,7 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             throw Self.fail(error.description)
         }
         if changed.isEmpty {
-            FileHandle.standardError.write(
-                Data("reswatch: no project under \(paths.joined(separator: ", ")) changed since \(revision): nothing to check\n".utf8))
+            StandardError.say("reswatch: no project under \(paths.joined(separator: ", ")) changed since \(revision): nothing to check")
         }
         return changed
     }
@@ -268,10 +266,9 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             let coverage = engine.coverage(under: [scope])
             guard coverage.isEmpty else { continue }
             empty.append(shown)
-            FileHandle.standardError.write(
-                Data(
-                    "reswatch: \(allowEmpty ? "note: " : "")nothing to check in \(FileName.display(shown)): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
-                        .utf8))
+            StandardError.say(
+                "reswatch: \(allowEmpty ? "note: " : "")nothing to check in \(FileName.display(shown)): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)"
+            )
         }
         return empty
     }

@@ -24,10 +24,9 @@ struct CheckOverlay {
             }
             let (parsed, problems) = ProjectConfigReader.parse(String(decoding: bytes, as: UTF8.self))
             if !problems.isEmpty {
-                let listed = problems.map { "\(FileName.display(config))\($0.line.map { ":\($0)" } ?? ""): \($0.message)" }.joined(
-                    separator: "\n")
                 throw CheckCommand.fail(
-                    "--config \(FileName.display(config)) is not a valid configuration; nothing was checked:\n\(listed)")
+                    "--config \(FileName.display(config)) is not a valid configuration; nothing was checked:",
+                    details: problems.map { "\(FileName.display(config))\($0.line.map { ":\($0)" } ?? ""): \($0.message)" })
             }
             overlay = parsed
         }

@@ -20,7 +20,7 @@ struct ClientOptions: ParsableArguments {
             let client = try ReswatchClient(path: path)
             return try client.call(request, params, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
-            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+            StandardError.say("reswatch: \(error)")
             throw ExitCode(2)
         }
     }
@@ -57,9 +57,9 @@ struct DiagnosticsCommand: ParsableCommand {
             for d in snapshot.diagnostics { print(report.line(d)) }
             print("\(snapshot.diagnostics.count) diagnostics (generation \(snapshot.generation))")
         }
-        for note in coverage.notes { FileHandle.standardError.write(Data("reswatch: note: \(note)\n".utf8)) }
+        for note in coverage.notes { StandardError.say("reswatch: note: \(note)") }
         if !coverage.incomplete.isEmpty {
-            for gap in coverage.incomplete { FileHandle.standardError.write(Data("reswatch: results are incomplete: \(gap)\n".utf8)) }
+            for gap in coverage.incomplete { StandardError.say("reswatch: results are incomplete: \(gap)") }
             throw ExitCode(2)
         }
         if snapshot.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
@@ -82,9 +82,9 @@ struct SubscribeCommand: ParsableCommand {
                 if let message = try connection.readMessage(timeoutMilliseconds: 60_000) { emit(message) }
             }
         } catch ClientError.closed {
-            FileHandle.standardError.write(Data("reswatch: the daemon closed the connection\n".utf8))
+            StandardError.say("reswatch: the daemon closed the connection")
         } catch {
-            FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+            StandardError.say("reswatch: \(error)")
             throw ExitCode(2)
         }
     }

@@ -146,7 +146,7 @@ struct DaemonCommand: AsyncParsableCommand, FailingCommand {
             return FileSystem.isReadable(root) ? nil : "\(shown): permission denied"
         }
         if !roots.isEmpty && unusable.count == roots.count {
-            for reason in unusable { FileHandle.standardError.write(Data("reswatch: cannot watch \(reason)\n".utf8)) }
+            for reason in unusable { StandardError.say("reswatch: cannot watch \(reason)") }
             throw fail("none of the roots can be watched; not starting")
         }
     }

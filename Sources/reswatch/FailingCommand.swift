@@ -1,13 +1,27 @@
 import ArgumentParser
 import Foundation
+import SystemCalls
 
 /// A command that stops on a problem the person must act on: said on stderr, exit status 2 (the
 /// run is incomplete: not a finding, not success).
 protocol FailingCommand {}
 
 extension FailingCommand {
-    static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("reswatch: \(message)\n".utf8))
+    /// `message`, then each of `details` on a line of its own.
+    static func fail(_ message: String, details: [String] = []) -> ExitCode {
+        StandardError.say("reswatch: \(message)")
+        for line in details { StandardError.say(line) }
         return ExitCode(2)
+    }
+}
+
+/// reswatch's own lines on stderr. A line is shown as `FileName.display` shows a path: an error's
+/// text names paths from the command line, a config or a watched tree, and a newline or an escape
+/// sequence in one of them must neither forge a line of its own nor recolour the terminal (a
+/// log-file path holding a newline printed `cannot open the log file: open(/a` and a second line
+/// that the path's rest wrote). Text already shown that way is unchanged (`display` is idempotent).
+enum StandardError {
+    static func say(_ line: String) {
+        FileHandle.standardError.write(Data((FileName.display(line) + "\n").utf8))
     }
 }

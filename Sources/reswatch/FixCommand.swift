@@ -145,10 +145,9 @@ struct FixCommand: ParsableCommand, FailingCommand {
                 let coverage = engine.coverage(under: [target.scope])
                 guard coverage.isEmpty else { continue }
                 empty.append(target.shown)
-                FileHandle.standardError.write(
-                    Data(
-                        "reswatch: nothing to check in \(target.shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)\n"
-                            .utf8))
+                StandardError.say(
+                    "reswatch: nothing to check in \(target.shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)"
+                )
             }
             let findings = engine.diagnostics.filter(inScope)
             let options = RepairOptions(background: background.flatMap(RepairOptions.color), singleSize: singleSize)
@@ -169,7 +168,7 @@ struct FixCommand: ParsableCommand, FailingCommand {
             }
         }
         if !ruleSet.errors.isEmpty {
-            for error in ruleSet.errors { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+            for error in ruleSet.errors { StandardError.say("\(error)") }
             throw Self.fail("\(ruleSet.errors.count) rule module error(s): the findings, and so the repairs, are incomplete")
         }
         if !empty.isEmpty {

@@ -79,7 +79,7 @@ struct LSPCommand: AsyncParsableCommand {
                 }
                 shutdownSeen = await server.isShuttingDown
             case .framingError(let text):
-                FileHandle.standardError.write(Data("reswatch lsp: \(text); stopping\n".utf8))
+                StandardError.say("reswatch lsp: \(text); stopping")
                 await server.framingError(text)
                 await transport.finish()
                 throw ExitCode(1)

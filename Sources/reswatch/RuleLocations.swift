@@ -29,11 +29,11 @@ enum RuleLocations {
 
     static func requireRules(_ set: RuleSet, sources: RuleSources) throws {
         guard set.rules.isEmpty else { return }
-        for e in set.errors { FileHandle.standardError.write(Data("\(e)\n".utf8)) }
+        for e in set.errors { StandardError.say("\(e)") }
         let origin =
             sources.baseDirectory.map { "RESWATCH_SHIPPED_RULES=\($0) replaces the built-in rules" }
             ?? "the built-in rules did not load"
-        FileHandle.standardError.write(Data("reswatch: no rule is in force (\(origin)); nothing would be checked\n".utf8))
+        StandardError.say("reswatch: no rule is in force (\(origin)); nothing would be checked")
         throw ExitCode(2)
     }
 }

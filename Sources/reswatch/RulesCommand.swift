@@ -27,7 +27,7 @@ struct RulesCommand: ParsableCommand {
                     ProcessEnvironment.current()["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
                 print(explanation.text(rulesURL: base))
             } catch {
-                FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+                StandardError.say("reswatch: \(error)")
                 throw ExitCode(2)
             }
         }
@@ -65,7 +65,7 @@ struct RulesCommand: ParsableCommand {
                     let code = (info.code ?? "").padding(toLength: 11, withPad: " ", startingAt: 0)
                     print("\(id) \(sev) \(code) \(rule.kindName)  \(info.summary)")
                 }
-                for e in set.errors { FileHandle.standardError.write(Data("\(e)\n".utf8)) }
+                for e in set.errors { StandardError.say("\(e)") }
             }
             if !set.errors.isEmpty { throw ExitCode(2) }
         }
@@ -91,7 +91,7 @@ struct RulesCommand: ParsableCommand {
             let path = FileSystem.absolutePath(file)
             let bytes: [UInt8]
             do { bytes = try FileSystem.readFile(path) } catch {
-                FileHandle.standardError.write(Data("reswatch: cannot read \(FileName.display(file)): \(error.reason)\n".utf8))
+                StandardError.say("reswatch: cannot read \(FileName.display(file)): \(error.reason)")
                 throw ExitCode(2)
             }
             let module = RuleModuleLoader.parse(String(decoding: bytes, as: UTF8.self), file: path, registry: BuiltinKinds.registry)

@@ -65,7 +65,7 @@ struct StatusCommand: ParsableCommand {
         case .bar(let bar):
             let state: BarState
             do { state = BarState(try ReswatchClient(path: client.path).call(StatusRequest.self)) } catch {
-                FileHandle.standardError.write(Data("reswatch: \(error)\n".utf8))
+                StandardError.say("reswatch: \(error)")
                 state = .down(error.description)
             }
             emit(bar.line(state))

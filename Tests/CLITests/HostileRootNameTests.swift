@@ -32,4 +32,27 @@ import Testing
         #expect(daemon.stderr.contains("INFO watching \(tree.path)/p\\nreswatch: all clear\\x1B[31m\n"), "\(daemon.stderr)")
         #expect(!daemon.stderr.contains("\u{1B}") && !daemon.stderr.contains("\nreswatch: all clear"), "\(daemon.stderr)")
     }
+
+    /// reswatch's own error lines name paths from the command line escaped too: a path holding a
+    /// newline and an escape sequence, given where reswatch cannot use it, is said on one line of
+    /// stderr (a log-file path printed `cannot open the log file: open(…/p` and a forged second
+    /// line; a socket path, a config and a baseline were the same).
+    @Test(arguments: [
+        ["daemon", "--log-file", "{}/x.log", "--socket", "{root}/s.sock", "{root}"],
+        ["daemon", "--config", "{}/reswatch.yaml", "--socket", "{root}/s.sock", "{root}"],
+        ["status", "--socket", "{}/s.sock"],
+        ["diagnostics", "--socket", "{}/s.sock"],
+        ["check", "--baseline", "{}/baseline.json", "{root}"],
+    ])
+    func errorLinesEscapeAPathFromTheCommandLine(_ template: [String]) throws {
+        let tree = try TempTree()
+        let hostile = tree.path + "/p\nreswatch: all clear\u{1B}[31m"  // never created
+        let arguments = template.map {
+            $0.replacingOccurrences(of: "{}", with: hostile).replacingOccurrences(of: "{root}", with: tree.path)
+        }
+        let r = try runCommand(Repo.binary, arguments)
+        #expect(r.status == 2, "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains("p\\nreswatch: all clear\\x1B[31m"), "the path is named, escaped: \(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\nreswatch: all clear"), "\(r.stderr)")
+    }
 }
