@@ -181,7 +181,12 @@ struct EvaluationStore {
     }
 
     mutating func store(_ key: Key, _ record: Record) {
-        let id = KeyID(rule: strings.retain(key.rule), path: strings.retain(key.subject.path), kind: UInt8(key.subject.kind.ordinal))
+        // A rule's name is its `LoadedRule.source`, which the rule set holds for the daemon's
+        // life: shared, not copied into each root's table (1,000 roots held 1,000 copies of
+        // every name that stored a record).
+        let id = KeyID(
+            rule: strings.retain(key.rule, copying: false), path: strings.retain(key.subject.path),
+            kind: UInt8(key.subject.kind.ordinal))
         // A record stored over another forgets the old one's inputs (the engine drops first, so
         // this only keeps the index exact for any other caller). Found by the ids just taken:
         // `drop(key)` looked the key's two strings up again, hashing each once more per record
