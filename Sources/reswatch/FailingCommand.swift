@@ -24,4 +24,19 @@ enum StandardError {
     static func say(_ line: String) {
         FileHandle.standardError.write(Data((FileName.display(line) + "\n").utf8))
     }
+
+    /// A message of several lines (ArgumentParser's usage error) that quotes the command line:
+    /// each argument in it, and each `--option=value`'s value, shown escaped; the message's own
+    /// line breaks kept. (`check --format $'x\nreswatch: all clear'` printed a forged line.)
+    static func escaping(_ arguments: [String], in message: String) -> String {
+        let quoted = arguments.flatMap { argument -> [String] in
+            guard argument.hasPrefix("-"), let equals = argument.firstIndex(of: "=") else { return [argument] }
+            return [argument, String(argument[argument.index(after: equals)...])]
+        }
+        var message = message
+        for text in Set(quoted).sorted(by: { $0.count > $1.count }) where FileName.display(text) != text {
+            message = message.replacingOccurrences(of: text, with: FileName.display(text))
+        }
+        return message
+    }
 }

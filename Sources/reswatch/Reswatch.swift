@@ -55,7 +55,8 @@ struct Reswatch: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                let message = StandardError.escaping(arguments, in: fullMessage(for: error))
+                FileHandle.standardError.write(Data((message + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ProjectModel
+import SystemCalls
 
 /// `reswatch chek`: ArgumentParser says only "Unexpected argument"; this names the nearest command.
 enum UnknownCommand {
@@ -20,7 +21,7 @@ enum UnknownCommand {
             // A short list of names: the nearest within two edits (a swap of two letters is two).
             let close = ranked.filter { $0.1 <= max(2, argument.count / 3) || $0.0.hasPrefix(argument) }.map(\.0)
             let hint = close.first.map { " Did you mean '\(path.joined(separator: " ")) \($0)'?" } ?? ""
-            return "Error: '\(argument)' is not a command of \(path.joined(separator: " ")).\(hint)\n"
+            return "Error: '\(FileName.display(argument))' is not a command of \(path.joined(separator: " ")).\(hint)\n"
                 + "Commands: \(names.joined(separator: ", ")). See '\(path.joined(separator: " ")) --help'."
         }
         return nil

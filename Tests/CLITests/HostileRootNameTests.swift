@@ -55,4 +55,21 @@ import Testing
         #expect(r.stderr.contains("p\\nreswatch: all clear\\x1B[31m"), "the path is named, escaped: \(r.stderr)")
         #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\nreswatch: all clear"), "\(r.stderr)")
     }
+
+    /// A usage error quotes the argument it rejects: an unknown command, an option's value (given
+    /// apart or after `=`) is shown escaped, while the message's own lines (the usage, the list of
+    /// commands) stay lines.
+    @Test(arguments: [
+        ["chek{}"],
+        ["check", "--format", "x{}", "."],
+        ["check", "--format=x{}", "."],
+    ])
+    func usageErrorsEscapeTheArgumentTheyQuote(_ template: [String]) throws {
+        let hostile = "\nreswatch: all clear\u{1B}[31m"
+        let r = try runCommand(Repo.binary, template.map { $0.replacingOccurrences(of: "{}", with: hostile) })
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("\\nreswatch: all clear\\x1B[31m"), "the argument is quoted, escaped: \(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\nreswatch: all clear"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count >= 2, "the message keeps its own lines: \(r.stderr)")
+    }
 }
