@@ -147,13 +147,12 @@ import Testing
         for store in stores {
             let ruleID = store.strings.id(rule)
             let pathID = store.strings.id(path)
-            #expect(ruleID.flatMap { Self.address(of: store.strings[$0]) } == Self.address(of: rule), "the rule set's name, not a copy")
-            #expect(pathID.flatMap { Self.address(of: store.strings[$0]) } != Self.address(of: path), "a path of its own")
+            #expect(
+                ruleID.flatMap { StringTableTests.address(of: store.strings[$0]) } == StringTableTests.address(of: rule),
+                "the rule set's name, not a copy")
+            #expect(
+                pathID.flatMap { StringTableTests.address(of: store.strings[$0]) } != StringTableTests.address(of: path),
+                "a path of its own")
         }
-    }
-
-    private static func address(of string: String) -> UnsafeRawPointer? {
-        var string = string
-        return string.withUTF8 { UnsafeRawPointer($0.baseAddress) }
     }
 }

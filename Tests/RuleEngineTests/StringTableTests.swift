@@ -54,7 +54,8 @@ import Testing
         #expect(again == id && Self.address(of: table[id]) == Self.address(of: table[again]))
     }
 
-    private static func address(of string: String) -> UnsafeRawPointer? {
+    /// Where a string's bytes are (nil for one held inline): whether two strings share storage.
+    static func address(of string: String) -> UnsafeRawPointer? {
         var string = string
         return string.withUTF8 { UnsafeRawPointer($0.baseAddress) }
     }
