@@ -49,8 +49,10 @@ final class DaemonLink: @unchecked Sendable {
     /// until the connection ends.
     func start(folders initial: [String]) {
         lock.withLock { folders = initial }
-        let thread = Thread { [self] in run() }
-        thread.name = "rw-lsp-daemon"
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("rw-lsp-daemon")  // Foundation's Thread.name, set before start, named nothing
+            run()
+        }
         thread.start()
     }
 

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import Repair
 import ReswatchProtocol
+import SystemCalls
 
 /// Quick fixes: a repair is offered on the file its finding is shown on, and on the files the
 /// finding points at (an image's finding on its Contents.json entry). A text repair is an edit the
@@ -70,6 +71,7 @@ extension LanguageServer {
         // The client blocks (up to the daemon's whole repair): on a thread of its own, never on
         // the cooperative pool, whose few threads the server's actor needs.
         let thread = Thread { [self] in
+            ThreadName.setCurrent("rw-lsp-fix")
             let outcome: Result<FixResult, ClientError>
             do throws(ClientError) {
                 let client = try ReswatchClient(path: socket)
@@ -78,7 +80,6 @@ extension LanguageServer {
             } catch { outcome = .failure(error) }
             Task { await self.fixDone(id: id, outcome) }
         }
-        thread.name = "rw-lsp-fix"
         thread.start()
     }
 

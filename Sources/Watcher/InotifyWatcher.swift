@@ -73,8 +73,9 @@ package final class InotifyWatcher: Sendable {
         }
         guard first else { return }
         let thread = Thread { [self] in
-            // Named from inside: Foundation names the running thread (15 bytes at most).
-            Thread.current.name = "rw-inotify"
+            // Named from inside, through pthreads (`ThreadName`: Foundation's `Thread.name` left
+            // it unnamed now and then).
+            ThreadName.setCurrent("rw-inotify")
             var loop = WatchLoop(watcher: self)
             loop.run()
             continuation.finish()

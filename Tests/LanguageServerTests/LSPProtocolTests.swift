@@ -37,6 +37,9 @@ import Testing
         let iconB = b.path + "/" + Self.set + "/icon.png"
         let publishedA = try #require(lsp.wait { Self.isPublish($0, iconA) }, "diagnostics for a file nobody opened")
         #expect(lsp.seen.contains { Self.isPublish($0, iconB) } || lsp.wait { Self.isPublish($0, iconB) } != nil, "the second folder too")
+        // The link to the daemon runs on a thread of its own, named (Foundation's Thread.name, set
+        // before start, named nothing: ThreadName).
+        #expect(threadNames(of: lsp.process.processIdentifier).contains("rw-lsp-daemon"))
         let d = try #require(publishedA["params"]?["diagnostics"]?.array?.first)
         #expect(d["code"]?.string == "icon.size-mismatch" && d["severity"]?.int == 1 && d["source"]?.string == "reswatch")
         #expect(d["codeDescription"]?["href"]?.string?.hasSuffix("rules.md#iconsize-mismatch") == true)

@@ -180,3 +180,11 @@ public enum Fixtures {
         return files
     }
 }
+
+/// The names of a running process's threads, as the kernel shows them (`/proc/PID/task/*/comm`).
+public func threadNames(of pid: Int32) -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.compactMap { task in
+        (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    }
+}
