@@ -12,13 +12,17 @@ which added up to 50 ms; 1,000 roots are polled), wait 5 s,
 read VmRSS and RssAnon (its heap and stacks, without the executable's and libraries' pages); then the same root in watchman (a fresh server: time from `watch` until a query
 answers, which waits for the crawl, and the server's RSS). Bytes per file = (RSS - bare daemon RSS) / files.
 
-Usage: python3 Benchmarks/memory_bench.py [--binary PATH] [--rows 100k,1m,roots] [--no-watchman]
+The 100k row runs `--scan-runs` times (3), alternating with watchman's, and prints each figure's
+median with every run's time beside it.
+
+Usage: python3 Benchmarks/memory_bench.py [--binary PATH] [--rows 100k,1m,roots] [--no-watchman] [--scan-runs N]
 """
 import argparse
 import json
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -191,6 +195,7 @@ def main():
     ap.add_argument("--binary", default=".build/release/reswatch")
     ap.add_argument("--rows", default="100k,1m,roots")
     ap.add_argument("--no-watchman", action="store_true")
+    ap.add_argument("--scan-runs", type=int, default=3, help="runs of the 100k row, alternating with watchman's (medians)")
     a = ap.parse_args()
     base = "/tmp/rw-membench"
     os.makedirs(base, exist_ok=True)
@@ -218,15 +223,27 @@ def main():
             label = "1,000 roots (100k)"
         else:
             raise SystemExit(f"unknown row {row}")
-        files, ready, rss, anon = daemon_row(a.binary, roots)
+        # The 100k row, whose scan is a goal beside watchman's crawl, runs both `--scan-runs`
+        # times in alternation and gives each figure's median: one run of each moved by a fifth
+        # with the host's load (0.79-1.01 s within an hour, the same binary), watchman's by less.
+        runs = max(1, a.scan_runs) if row == "100k" else 1
+        ours, theirs = [], []
+        for _ in range(runs):
+            ours.append(daemon_row(a.binary, roots))
+            theirs.append(watchman_row(roots) if watchman else (float("nan"), 0, 0))
+        files = ours[0][0]
+        ready, rss, anon = (statistics.median(r[i] for r in ours) for i in (1, 2, 3))
+        wcrawl, wrss, wanon = (statistics.median(t[i] for t in theirs) for i in (0, 1, 2))
         per = (rss - bare) * 1024 / max(files, 1)
-        print(f"{label:>22} {files:>9} | {ready:>6.2f}s {rss / 1024:>7.1f}MB {anon / 1024:>7.1f}MB {per:>7.0f} | ", end="",
-              flush=True)
-        wcrawl, wrss, wanon = watchman_row(roots) if watchman else (float("nan"), 0, 0)
-        print(f"{wcrawl:>13.2f}s {wrss / 1024:>7.1f}MB {wanon / 1024:>7.1f}MB", flush=True)
+        print(f"{label:>22} {files:>9} | {ready:>6.2f}s {rss / 1024:>7.1f}MB {anon / 1024:>7.1f}MB {per:>7.0f} | "
+              f"{wcrawl:>13.2f}s {wrss / 1024:>7.1f}MB {wanon / 1024:>7.1f}MB", flush=True)
+        if runs > 1:
+            print(f"{'':>22} medians of {runs} runs in alternation; ready " + " ".join(f"{r[1]:.2f}" for r in ours)
+                  + " s; watchman's crawl " + " ".join(f"{t[0]:.2f}" for t in theirs) + " s", flush=True)
         record(f"memory-{row}", files=files, ready_s=ready, rss_mb=rss / 1024, anon_mb=anon / 1024, per_file_b=per,
                watchman_crawl_s=wcrawl if watchman else None, watchman_rss_mb=wrss / 1024 if watchman else None,
-               watchman_anon_mb=wanon / 1024 if watchman else None)
+               watchman_anon_mb=wanon / 1024 if watchman else None, runs=runs, ready_runs_s=[r[1] for r in ours],
+               watchman_crawl_runs_s=[t[0] for t in theirs] if watchman else None)
 
 if __name__ == "__main__":
     main()

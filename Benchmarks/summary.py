@@ -39,11 +39,13 @@ def rows(r):
         # Anonymous pages beside each (recorded since 2026-11-27): the rest is executable and libraries.
         def anon(rec, key):
             return f" (anon {rec[key]:.1f})" if rec.get(key) is not None else ""
+        # The row's figures are medians when it ran more than once (memory_bench.py --scan-runs).
+        runs = f", median of {m['runs']}" if m.get("runs", 1) > 1 else ""
         out.append(("daemon RSS after the initial scan, 100k files", "<= watchman's",
-                    f"{m['rss_mb']:.1f} MB{anon(m, 'anon_mb')}",
+                    f"{m['rss_mb']:.1f} MB{anon(m, 'anon_mb')}{runs}",
                     f"watchman {m['watchman_rss_mb']:.1f} MB{anon(m, 'watchman_anon_mb')}" if w else "watchman not run",
                     m["rss_mb"] <= m["watchman_rss_mb"] if w else None, MEMORY))
-        out.append(("initial scan to `ready`, 100k files", "<= watchman's crawl", f"{m['ready_s']:.2f} s",
+        out.append(("initial scan to `ready`, 100k files", "<= watchman's crawl", f"{m['ready_s']:.2f} s{runs}",
                     f"watchman {m['watchman_crawl_s']:.2f} s" if w else "watchman not run",
                     m["ready_s"] <= m["watchman_crawl_s"] if w else None, MEMORY))
     else:
