@@ -131,8 +131,8 @@ def told_ready(sock_path, daemon, count=1):
     """When the daemon said that all `count` roots are ready: (that status, time.time() when its
     line arrived). Subscribes as soon as the socket is there and asks `status` once (a root
     ready before the subscription shows there); then each `status/changed` is read as it comes.
-    The start-up before the socket exists (loading, rule modules) is in the time, as it is in
-    `wait_ready`'s."""
+    The caller's clock started before the daemon did: its start-up (loading, rule modules) is in
+    the time, as it is when `wait_ready` polls."""
     while not os.path.exists(sock_path):
         if daemon.poll() is not None:
             raise SystemExit("daemon exited")
@@ -149,7 +149,16 @@ def told_ready(sock_path, daemon, count=1):
         c.send({"jsonrpc": "2.0", "id": 1, "method": "subscribe"})
         c.send({"jsonrpc": "2.0", "id": 2, "method": "status"})
         while True:
-            msg = c.read(timeout=600)
+            try:
+                msg = c.read(timeout=600)
+            except EOFError:
+                try:
+                    status = f"it exited with {daemon.wait(timeout=2)}"
+                except subprocess.TimeoutExpired:
+                    status = "it is still running"
+                raise SystemExit(f"the daemon closed {sock_path} before its root was ready; {status}") from None
+            except socket.timeout:
+                raise SystemExit(f"no word from the daemon on {sock_path} in 600 s, and its root not ready") from None
             st = msg.get("result") if msg.get("id") == 2 else msg.get("params") if msg.get("method") == "status/changed" else None
             if st is not None and all_ready(st, count):
                 return st, time.time()
@@ -225,7 +234,7 @@ def main():
             raise SystemExit(f"unknown row {row}")
         # The 100k row, whose scan is a goal beside watchman's crawl, runs both `--scan-runs`
         # times in alternation and gives each figure's median: one run of each moved by a fifth
-        # with the host's load (0.79-1.01 s within an hour, the same binary), watchman's by less.
+        # with the host's load (0.79-1.01 s within an hour, the same code), watchman's by less.
         runs = max(1, a.scan_runs) if row == "100k" else 1
         ours, theirs = [], []
         for _ in range(runs):
