@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import SystemCalls
 
 @main
 struct Reswatch: AsyncParsableCommand {
@@ -34,6 +35,10 @@ struct Reswatch: AsyncParsableCommand {
             FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)
         }
+        // `check` and `fix` read a whole tree and exit: their heap grows in big steps, not an
+        // `mprotect` every few pages. Set before any thread allocates: a thread's heap takes the
+        // step when it is made (ProcessMemory.growHeap).
+        if let command = arguments.first, ["check", "fix"].contains(command) { ProcessMemory.growHeap(inStepsOf: 8 << 20) }
         let finished = DispatchSemaphore(value: 0)
         // Detached: `main` is the main actor's, and a task inheriting it would wait for the main
         // queue, which this thread, waiting, never drains.

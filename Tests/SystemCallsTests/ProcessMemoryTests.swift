@@ -21,4 +21,11 @@ import Testing
         #expect(freed - trimmed > 40 << 20, "peak \(peak >> 20) MB, after free \(freed >> 20) MB, after trim \(trimmed >> 20) MB")
         #expect(pin.count == 2048)
     }
+
+    /// glibc takes the setting (the check's heap then grows 8 MiB at a time); a negative size,
+    /// which glibc would take as a huge one, is refused before it gets there.
+    @Test func heapGrowthStepIsTakenAndANegativeOneRefused() {
+        #expect(ProcessMemory.growHeap(inStepsOf: 128 << 10))  // glibc's default: nothing changes here
+        #expect(!ProcessMemory.growHeap(inStepsOf: -1))
+    }
 }
