@@ -25,6 +25,8 @@ extension DaemonCore {
             if modules.sources.directories.contains(root) {
                 if reason == .watchAdded { return }  // loaded at start already
                 queue.ruleModuleChanged()
+            } else if reason == .watchAdded, watchedAheadInPlace(root) {
+                return  // its scan, still to come, needs no rescan after it
             } else {
                 queue.rescan(root, because: reason)
             }

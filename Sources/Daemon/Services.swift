@@ -2,17 +2,21 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Feeds watcher events to the core; on graceful shutdown stops the watcher thread.
+/// Starts the core and feeds it watcher events meanwhile; on graceful shutdown stops the watcher thread.
 package struct CoreService: Service {
     let core: DaemonCore
 
     package init(core: DaemonCore) { self.core = core }
 
     package func run() async throws {
-        await core.start()
         let events = await core.watcherEvents
         await withGracefulShutdownHandler {
+            // Events are read while the roots are added, not after: a root whose watches are
+            // confirmed before its scan begins is spared a rescan (DaemonCore+WatchAhead.swift),
+            // and changes read during the first scans are applied as each root becomes ready.
+            async let started: Void = core.start()
             for await event in events { await core.receive(event) }
+            await started
         } onGracefulShutdown: {
             Task { await core.stop() }
         }

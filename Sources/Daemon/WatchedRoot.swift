@@ -20,7 +20,8 @@ struct WatchedRoot {
     var health = Health.scanning
     var lastChange: Date?
     var recrawls = 0
-    /// The watch is established and the follow-up rescan has run.
+    /// The watch is established and the follow-up rescan has run, or the watch was in place
+    /// before the first scan began (a root watched ahead: no follow-up is needed).
     var watchConfirmed = false
     var summary = EngineSummary()
     var diagnostics = DiagnosticStore()

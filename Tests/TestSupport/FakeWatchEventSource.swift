@@ -17,6 +17,8 @@ package final class FakeWatchEventSource: WatchEventSource {
         var writesBarriers = true
         var barriersAsked: [UInt64] = []
         var kernelOverflows = 0
+        var confirmsWatches = false
+        var goneOnAdd: Set<String> = []
     }
     private let state = Mutex(State())
 
@@ -31,6 +33,17 @@ package final class FakeWatchEventSource: WatchEventSource {
     package var answersBarriers: Bool {
         get { state.withLock { $0.answersBarriers } }
         set { state.withLock { $0.answersBarriers = newValue } }
+    }
+    /// Says at once that a root's watches are in place when one is added (`.rescan(reason:
+    /// .watchAdded)`), as the real watcher says when its thread has placed them.
+    package var confirmsWatches: Bool {
+        get { state.withLock { $0.confirmsWatches } }
+        set { state.withLock { $0.confirmsWatches = newValue } }
+    }
+    /// Roots that vanish as soon as they are added: `.rootGone` follows their addition.
+    package var goneOnAdd: Set<String> {
+        get { state.withLock { $0.goneOnAdd } }
+        set { state.withLock { $0.goneOnAdd = newValue } }
     }
     package var writesBarriers: Bool {
         get { state.withLock { $0.writesBarriers } }
@@ -57,7 +70,14 @@ package final class FakeWatchEventSource: WatchEventSource {
         for root in roots { send(.rescan(root: root, reason: .queueOverflow)) }
     }
     package func start() {}
-    package func add(root: String) { state.withLock { $0.roots.append(root) } }
+    package func add(root: String) {
+        let (confirms, gone) = state.withLock { s in
+            s.roots.append(root)
+            return (s.confirmsWatches, s.goneOnAdd.contains(root))
+        }
+        if confirms { send(.rescan(root: root, reason: .watchAdded)) }
+        if gone { send(.rootGone(root: root)) }
+    }
     package func remove(root: String) { state.withLock { $0.roots.removeAll { $0 == root } } }
 
     package func barrier(_ id: UInt64) -> Bool {

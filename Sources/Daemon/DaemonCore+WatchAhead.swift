@@ -1,0 +1,40 @@
+import Foundation
+import SystemCalls
+
+/// The roots a daemon starts with are all given to the watcher at once, before their turn to be
+/// scanned (`start` scans them one after another). The watcher's thread places their watches
+/// while the first roots are scanned, and says so for each (`.rescan(reason: .watchAdded)`). A
+/// root whose watches are in place before its scan begins needs no rescan after it: every change
+/// from then on is an event, and the scan reads whatever came before. A root whose scan begins
+/// first (the first root, a root added by `watch/add`) is rescanned once its watch is in place,
+/// as every root was before.
+extension DaemonCore {
+    /// The configured roots that can be watched ahead: folders that can be read, each overlapping
+    /// no other (an overlapping root is refused by `addRoot`, and its watches, once placed, would
+    /// take the events of the root it lies in). The others are watched in their turn.
+    static func watchableAhead(_ roots: [String]) -> [String] {
+        func within(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? "/" : b + "/") }
+        return roots.enumerated().compactMap { i, root in
+            let overlaps = roots.enumerated().contains { j, other in i != j && (within(root, other) || within(other, root)) }
+            guard !overlaps, (try? FileSystem.statusFollowingLinks(root))?.kind == .directory, FileSystem.isReadable(root) else {
+                return nil
+            }
+            return root
+        }
+    }
+
+    /// The watcher says that `root`'s watches are in place (`.watchAdded`): true when the root
+    /// was watched ahead and its scan has not begun, which then needs no rescan after it.
+    func watchedAheadInPlace(_ root: String) -> Bool {
+        guard watchedAhead.asked.contains(root) else { return false }
+        watchedAhead.inPlace.insert(root)
+        return true
+    }
+
+    /// A root watched ahead that will not be scanned after all (removed before its turn, or
+    /// refused): its watches go.
+    func forgetWatchedAhead(_ root: String) {
+        if watchedAhead.asked.remove(root) != nil { watcher.remove(root: root) }
+        watchedAhead.inPlace.remove(root)
+    }
+}

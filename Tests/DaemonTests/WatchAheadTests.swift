@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import ReswatchProtocol
+import RuleKinds
+import TestSupport
+import Testing
+import Watcher
+
+@testable import Daemon
+
+/// The roots a daemon starts with are watched ahead of their scans (DaemonCore+WatchAhead.swift):
+/// a root whose watches were in place before its scan began is not rescanned after it, and is
+/// still watched; the first root, whose scan begins before its watches are confirmed, is
+/// rescanned as before; a root that cannot be watched ahead is watched in its turn or not at all.
+@Suite struct WatchAheadTests {
+    static let set = "A.xcassets/Logo.imageset/Contents.json"
+    static let deadline = 600_000
+
+    struct Fixture {
+        let trees: [TempTree]
+        let watcher = FakeWatchEventSource()
+        let core: DaemonCore
+        let consumer: Task<Void, Never>
+
+        /// A core started on `roots` (default: one fresh tree each), its watcher confirming each
+        /// root's watches as soon as it is given.
+        init(trees count: Int, roots: (([TempTree]) -> [String])? = nil, goneOnAdd: (([TempTree]) -> Set<String>)? = nil) async throws {
+            trees = try (0..<count).map { _ in try TempTree([WatchAheadTests.set: .text(#"{"images":[]}"#)]) }
+            var configuration = DaemonConfiguration(socketPath: trees[0].path + "/unused.sock", kinds: BuiltinKinds.registry)
+            configuration.settleMilliseconds = 5
+            configuration.roots = roots?(trees) ?? trees.map(\.path)
+            configuration.ruleSources = ShippedModules.sources(environment: [:])
+            watcher.confirmsWatches = true
+            watcher.goneOnAdd = goneOnAdd?(trees) ?? []
+            let core = DaemonCore(
+                configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: watcher)
+            self.core = core
+            let events = watcher.events
+            consumer = Task { for await event in events { await core.receive(event) } }
+            await core.start()
+        }
+
+        func stop() async {
+            await core.stop()
+            await consumer.value
+        }
+    }
+
+    static func followUps(_ metrics: String, _ root: String) -> String? {
+        metrics.split(separator: "\n").first { $0.hasPrefix("reswatch_rescans_total{root=\"\(root)\",reason=\"watch added\"}") }.map(
+            String.init)
+    }
+
+    @Test func aRootWatchedBeforeItsScanIsNotRescannedAndStillSeesChanges() async throws {
+        let f = try await Fixture(trees: 3)
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        let metrics = await f.core.metricsText()
+        // The first root's scan began before its watches were confirmed: rescanned once after.
+        #expect(Self.followUps(metrics, f.trees[0].path)?.hasSuffix(" 1") == true, "\(metrics)")
+        for tree in f.trees.dropFirst() { #expect(Self.followUps(metrics, tree.path) == nil, "\(metrics)") }
+        #expect(await f.core.status().roots.map(\.state) == [.ready, .ready, .ready])
+        #expect(f.watcher.watchedRoots.sorted() == f.trees.map(\.path).sorted(), "each root given to the watcher once")
+
+        // The last root's changes are still seen and applied.
+        try f.trees[2].write([Self.set: .text("{ broken")])
+        f.watcher.send(.changed(root: f.trees[2].path, path: f.trees[2].path + "/" + Self.set))
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        let found = try await f.core.diagnostics(root: nil, path: nil).diagnostics
+        #expect(found.map(\.rule) == ["catalog.contents-invalid"] && found.first?.root == f.trees[2].path)
+        await f.stop()
+    }
+
+    /// Roots that overlap are not watched ahead: the outer one is watched in its turn, the inner
+    /// one refused, and the watcher never holds the inner one's watches.
+    @Test func overlappingRootsAreWatchedInTheirTurnAndTheRefusedOneNever() async throws {
+        try await confirm(trees: 1, roots: { [$0[0].path, $0[0].path + "/A.xcassets"] }) { f in
+            #expect(f.watcher.watchedRoots == [f.trees[0].path])
+            #expect(await f.core.rootPaths == [f.trees[0].path])
+        }
+    }
+
+    /// A configured root that is not a folder is not given to the watcher at all.
+    @Test func aRootThatIsNoFolderIsNeverWatched() async throws {
+        try await confirm(trees: 1, roots: { [$0[0].path + "/" + Self.set, $0[0].path] }) { f in
+            #expect(f.watcher.watchedRoots == [f.trees[0].path])
+            #expect(await f.core.status().roots.map(\.state) == [.ready])
+        }
+    }
+
+    /// A root that vanishes while it waits for its turn is never scanned, and its watches go.
+    @Test func aRootGoneBeforeItsTurnLeavesNoWatch() async throws {
+        let f = try await Fixture(trees: 2, goneOnAdd: { [$0[1].path] })
+        _ = try await f.core.sync(timeoutMilliseconds: Self.deadline)
+        #expect(f.watcher.watchedRoots == [f.trees[0].path])
+        #expect(await f.core.rootPaths == [f.trees[0].path])
+        await f.stop()
+    }
+
+    func confirm(trees: Int, roots: @escaping ([TempTree]) -> [String], _ body: (Fixture) async throws -> Void) async throws {
+        let f = try await Fixture(trees: trees, roots: roots)
+        try await body(f)
+        await f.stop()
+    }
+}
