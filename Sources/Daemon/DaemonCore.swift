@@ -158,15 +158,13 @@ package actor DaemonCore {
             throw .invalidParams("\(root) is not a directory")
         }
         guard FileSystem.isReadable(root) else { throw .invalidParams("\(root) cannot be read (permission denied)") }
-        // On whole path segments, "/" included ("/" + "/" is no prefix of anything).
-        func within(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? "/" : b + "/") }
         // A path in a configured root the daemon has not reached yet (it is starting): that root
         // is added now, as `start` would, not the path as a root of its own, which would keep
         // the configured root out as overlapping.
-        if let waiting = configuredRoots.first(where: { within(root, $0) }), waiting != root {
+        if let waiting = configuredRoots.first(where: { Self.within(root, $0) }), waiting != root {
             return try await addRoot(waiting)
         }
-        if let other = roots.keys.first(where: { within(root, $0) || within($0, root) }) {
+        if let other = roots.keys.first(where: { Self.within(root, $0) || Self.within($0, root) }) {
             throw .invalidParams("\(root) overlaps the watched root \(other)")
         }
         // Watch first, scan second: nothing written during the scan is lost (the watcher also
@@ -205,6 +203,10 @@ package actor DaemonCore {
         announceReadyIfScanned()
         return rootPaths
     }
+
+    /// `a` is `b` or lies in it, on whole path segments, "/" included ("/" + "/" is no prefix of
+    /// anything).
+    static func within(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? "/" : b + "/") }
 
     package func removeRoot(_ path: String) throws(RPCError) -> [String] {
         let root = FileSystem.absolutePath(path)

@@ -17,6 +17,20 @@ import Watcher
     /// cooperative pool with the real-binary tests, which can starve it for a minute.
     static let deadline = 600_000
 
+    /// A core on `configuration` (the shipped rules, no log), started, its events consumed
+    /// meanwhile as the daemon's service does.
+    static func started(_ configuration: DaemonConfiguration, watcher: FakeWatchEventSource) async -> (DaemonCore, Task<Void, Never>) {
+        var configuration = configuration
+        configuration.ruleSources = ShippedModules.sources(environment: [:])
+        let core = DaemonCore(
+            configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+            eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: watcher)
+        let events = watcher.events
+        let consumer = Task { for await event in events { await core.receive(event) } }
+        await core.start()
+        return (core, consumer)
+    }
+
     /// A core on one root with a valid image set, its events consumed as the daemon's service does.
     struct Fixture {
         let tree: TempTree
@@ -30,14 +44,7 @@ import Watcher
             configuration.settleMilliseconds = settleMilliseconds
             configuration.settleCapMilliseconds = settleCapMilliseconds
             configuration.roots = [tree.path]
-            configuration.ruleSources = ShippedModules.sources(environment: [:])
-            let core = DaemonCore(
-                configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-                eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: watcher)
-            self.core = core
-            let events = watcher.events
-            consumer = Task { for await event in events { await core.receive(event) } }
-            await core.start()
+            (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher)
         }
 
         var contentsPath: String { tree.path + "/" + DaemonCoreWatcherSeamTests.set }

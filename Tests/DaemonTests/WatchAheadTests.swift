@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import ReswatchProtocol
 import RuleKinds
 import TestSupport
@@ -29,16 +28,9 @@ import Watcher
             var configuration = DaemonConfiguration(socketPath: trees[0].path + "/unused.sock", kinds: BuiltinKinds.registry)
             configuration.settleMilliseconds = 5
             configuration.roots = roots?(trees) ?? trees.map(\.path)
-            configuration.ruleSources = ShippedModules.sources(environment: [:])
             watcher.confirmsWatches = true
             watcher.goneOnAdd = goneOnAdd?(trees) ?? []
-            let core = DaemonCore(
-                configuration: configuration, version: "test", logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
-                eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: watcher)
-            self.core = core
-            let events = watcher.events
-            consumer = Task { for await event in events { await core.receive(event) } }
-            await core.start()
+            (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher)
         }
 
         func stop() async {
@@ -95,6 +87,38 @@ import Watcher
         #expect(f.watcher.watchedRoots == [f.trees[0].path])
         #expect(await f.core.rootPaths == [f.trees[0].path])
         await f.stop()
+    }
+
+    /// The real daemon and inotify: of eight roots, the later ones are watched ahead of their
+    /// scans (fewer follow-up rescans than roots; the watcher's thread places a few watches while
+    /// the first roots' 40 sets are read), and a change in the last root, watched ahead, is seen.
+    @Test func theRealDaemonWatchesItsLaterRootsAheadAndSeesTheirChanges() throws {
+        let trees = try (0..<8).map { _ in try TempTree([Self.set: .text(#"{"images":[]}"#)]) }
+        for tree in trees { try tree.addImageSets(40) }
+        let daemon = try DaemonHarness(roots: trees.map(\.path), arguments: ["--settle-ms", "5"])
+        defer { _ = daemon.stop() }
+        try daemon.sync()
+        let metrics = try daemon.call("metrics")["text"]?.string ?? ""
+        let followUps = trees.compactMap { Self.followUps(metrics, $0.path) }
+        #expect(followUps.count < trees.count, "every root rescanned after its scan: \(followUps)")
+        #expect(try daemon.diagnosticLines().isEmpty)
+        try trees[7].write([Self.set: .text("{ broken")])
+        try daemon.sync()
+        let lines = try daemon.diagnosticLines()
+        #expect(lines.count == 1 && lines[0].hasPrefix("catalog.contents-invalid"), "\(lines)")
+    }
+
+    /// Which configured roots are watched ahead: readable folders overlapping no other, on whole
+    /// path segments ("/t/a" and "/t/ab" do not overlap), a root given twice not at all.
+    @Test func onlyFoldersOverlappingNoOtherAreWatchedAhead() throws {
+        let tree = try TempTree(["file.txt": .text("x"), "ab/x": .text("x"), "a/b/x": .text("x"), "c/x": .text("x")])
+        let t = tree.path
+        #expect(DaemonCore.watchableAhead([t + "/a", t + "/a/b", t + "/ab", t + "/c"]) == [t + "/ab", t + "/c"])
+        #expect(DaemonCore.watchableAhead([t + "/c", t + "/c", t + "/ab"]) == [t + "/ab"])
+        #expect(DaemonCore.watchableAhead(["/", t + "/c"]).isEmpty)
+        #expect(DaemonCore.watchableAhead([t + "/file.txt", t + "/missing", t + "/c"]) == [t + "/c"])
+        #expect(DaemonCore.ancestors(of: "/a/b/c") == ["/a/b", "/a", "/"])
+        #expect(DaemonCore.ancestors(of: "/").isEmpty && DaemonCore.ancestors(of: "/a") == ["/"])
     }
 
     func confirm(trees: Int, roots: @escaping ([TempTree]) -> [String], _ body: (Fixture) async throws -> Void) async throws {
