@@ -10,11 +10,12 @@ import SystemCalls
 /// as every root was before.
 extension DaemonCore {
     /// The configured roots that can be watched ahead: folders that can be read, each overlapping
-    /// no other (an overlapping root is refused by `addRoot`, and its watches, once placed, would
-    /// take the events of the root it lies in). The others are watched in their turn.
-    static func watchableAhead(_ roots: [String]) -> [String] {
+    /// no other, nor a root already `watched` (an overlapping root is refused by `addRoot`, and its
+    /// watches, once placed, would take the events of the root it lies in, and their removal
+    /// those of the root it holds). The others are watched in their turn.
+    static func watchableAhead(_ roots: [String], besides watched: [String] = []) -> [String] {
         var count: [String: Int] = [:]
-        for root in roots { count[root, default: 0] += 1 }
+        for root in roots + watched { count[root, default: 0] += 1 }
         // Another root lies in this one when this one is an ancestor of it; this one lies in
         // another when one of its ancestors is a root. By ancestors, not by pairs: 1,000 roots are
         // 1,000 lookups of a few each, not a million comparisons.
@@ -42,6 +43,12 @@ extension DaemonCore {
         guard watchedAhead.asked.contains(root) else { return false }
         watchedAhead.inPlace.insert(root)
         return true
+    }
+
+    /// Roots watched ahead that lie in `root`, about to be watched: each will be refused in its
+    /// turn (it overlaps), so its watches go now, before `root`'s are placed over them.
+    func forgetWatchedAhead(within root: String) {
+        for waiting in watchedAhead.asked where waiting != root && Self.within(waiting, root) { forgetWatchedAhead(waiting) }
     }
 
     /// A root watched ahead that will not be scanned after all (removed before its turn, or

@@ -90,7 +90,7 @@ package actor DaemonCore {
             watcher.add(root: dir)
         }
         for error in modules.errors { reportModuleError(error) }
-        for root in Self.watchableAhead(configuredRoots) {
+        for root in Self.watchableAhead(configuredRoots, besides: Array(roots.keys)) {
             watchedAhead.asked.insert(root)
             watcher.add(root: root)
         }
@@ -178,6 +178,7 @@ package actor DaemonCore {
                 caches: caches, allowProjectExec: configuration.allowProjectExec))
         roots[root] = WatchedRoot(worker: worker, token: token)
         configuredRoots.removeAll { $0 == root }
+        forgetWatchedAhead(within: root)
         if watchedAhead.asked.remove(root) == nil { watcher.add(root: root) }
         // Its watches are in place and the scan has not begun: nothing can slip between them.
         let watchedBeforeScan = watchedAhead.inPlace.remove(root) != nil

@@ -17,9 +17,11 @@ import Watcher
     /// cooperative pool with the real-binary tests, which can starve it for a minute.
     static let deadline = 600_000
 
-    /// A core on `configuration` (the shipped rules, no log), started, its events consumed
-    /// meanwhile as the daemon's service does.
-    static func started(_ configuration: DaemonConfiguration, watcher: FakeWatchEventSource) async -> (DaemonCore, Task<Void, Never>) {
+    /// A core on `configuration` (the shipped rules, no log), its events consumed as the daemon's
+    /// service does; started unless `start` is false.
+    static func started(_ configuration: DaemonConfiguration, watcher: FakeWatchEventSource, start: Bool = true) async -> (
+        DaemonCore, Task<Void, Never>
+    ) {
         var configuration = configuration
         configuration.ruleSources = ShippedModules.sources(environment: [:])
         let core = DaemonCore(
@@ -27,7 +29,7 @@ import Watcher
             eventLog: nil, notifier: SystemdNotifier(environment: [:]), watcher: watcher)
         let events = watcher.events
         let consumer = Task { for await event in events { await core.receive(event) } }
-        await core.start()
+        if start { await core.start() }
         return (core, consumer)
     }
 

@@ -121,6 +121,50 @@ import Watcher
         #expect(DaemonCore.ancestors(of: "/").isEmpty && DaemonCore.ancestors(of: "/a") == ["/"])
     }
 
+    /// A configured root inside a root added before the daemon started is not watched ahead: it
+    /// is refused in its turn, and the watches the outer root needs are never taken away.
+    @Test func aConfiguredRootInsideARootAlreadyWatchedIsNotWatchedAhead() async throws {
+        let outer = try TempTree(["a/" + Self.set: .text(#"{"images":[]}"#)])
+        let watcher = FakeWatchEventSource()
+        watcher.confirmsWatches = true
+        var configuration = DaemonConfiguration(socketPath: outer.path + "/unused.sock", kinds: BuiltinKinds.registry)
+        configuration.roots = [outer.path + "/a"]
+        let (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher, start: false)
+        _ = try await core.addRoot(outer.path)
+        await core.start()
+        #expect(watcher.operations == ["add " + outer.path], "\(watcher.operations)")
+        #expect(await core.rootPaths == [outer.path])
+        await core.stop()
+        await consumer.value
+    }
+
+    /// A root added while the daemon starts that holds a configured root watched ahead: that
+    /// root's watches go before the new root's are placed (removed after, they would take the new
+    /// root's along), and it is refused in its turn.
+    @Test func aRootAddedOverARootWatchedAheadTakesItsPlace() async throws {
+        let first = try TempTree([:])
+        try first.addImageSets(3_000)
+        let outer = try TempTree(["a/" + Self.set: .text(#"{"images":[]}"#)])
+        let watcher = FakeWatchEventSource()
+        watcher.confirmsWatches = true
+        var configuration = DaemonConfiguration(socketPath: first.path + "/unused.sock", kinds: BuiltinKinds.registry)
+        configuration.roots = [first.path, outer.path + "/a"]
+        let (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher, start: false)
+        let starting = Task { await core.start() }
+        while !watcher.operations.contains("add " + outer.path + "/a") { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await core.status().roots.first { $0.path == first.path }?.state == .scanning, "still scanning the first root")
+        _ = try await core.addRoot(outer.path)
+        await starting.value
+        let ops = watcher.operations
+        let removed = try #require(ops.firstIndex(of: "remove " + outer.path + "/a"), "\(ops)")
+        let added = try #require(ops.firstIndex(of: "add " + outer.path), "\(ops)")
+        #expect(removed < added, "\(ops)")
+        #expect(await core.rootPaths == [first.path, outer.path].sorted())
+        #expect(watcher.watchedRoots.sorted() == [first.path, outer.path].sorted())
+        await core.stop()
+        await consumer.value
+    }
+
     func confirm(trees: Int, roots: @escaping ([TempTree]) -> [String], _ body: (Fixture) async throws -> Void) async throws {
         let f = try await Fixture(trees: trees, roots: roots)
         try await body(f)

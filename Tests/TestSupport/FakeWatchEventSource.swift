@@ -19,6 +19,7 @@ package final class FakeWatchEventSource: WatchEventSource {
         var kernelOverflows = 0
         var confirmsWatches = false
         var goneOnAdd: Set<String> = []
+        var operations: [String] = []
     }
     private let state = Mutex(State())
 
@@ -49,6 +50,8 @@ package final class FakeWatchEventSource: WatchEventSource {
         get { state.withLock { $0.writesBarriers } }
         set { state.withLock { $0.writesBarriers = newValue } }
     }
+    /// What the core asked, in order: "add ROOT", "remove ROOT".
+    package var operations: [String] { state.withLock { $0.operations } }
     /// The roots the core watches now.
     package var watchedRoots: [String] { state.withLock { $0.roots } }
     /// Every barrier the core asked for.
@@ -73,12 +76,18 @@ package final class FakeWatchEventSource: WatchEventSource {
     package func add(root: String) {
         let (confirms, gone) = state.withLock { s in
             s.roots.append(root)
+            s.operations.append("add " + root)
             return (s.confirmsWatches, s.goneOnAdd.contains(root))
         }
         if confirms { send(.rescan(root: root, reason: .watchAdded)) }
         if gone { send(.rootGone(root: root)) }
     }
-    package func remove(root: String) { state.withLock { $0.roots.removeAll { $0 == root } } }
+    package func remove(root: String) {
+        state.withLock {
+            $0.roots.removeAll { $0 == root }
+            $0.operations.append("remove " + root)
+        }
+    }
 
     package func barrier(_ id: UInt64) -> Bool {
         let (writes, answers) = state.withLock { s in
