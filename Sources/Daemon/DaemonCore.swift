@@ -98,7 +98,7 @@ package actor DaemonCore {
             // Removed by `watch/remove` while it waited (or added early by `watch/add`).
             guard configuredRoots.contains(FileSystem.absolutePath(root)) else { continue }
             do {
-                _ = try await addRoot(root)
+                try await watch(root)
             } catch {
                 logger.error("cannot watch \(root): \(error.message)")
                 configuredRoots.removeAll { $0 == FileSystem.absolutePath(root) }
@@ -152,8 +152,15 @@ package actor DaemonCore {
     // MARK: - roots
 
     package func addRoot(_ path: String) async throws(RPCError) -> [String] {
+        try await watch(path)
+        return rootPaths
+    }
+
+    /// Watches and scans `path` (`addRoot` without the list of roots it answers with: `start`
+    /// adds its roots with this, which for 1,000 roots built and sorted that list 1,000 times).
+    func watch(_ path: String) async throws(RPCError) {
         let root = FileSystem.absolutePath(path)
-        guard roots[root] == nil else { return rootPaths }
+        guard roots[root] == nil else { return }
         guard let status = try? FileSystem.statusFollowingLinks(root), status.kind == .directory else {
             throw .invalidParams("\(root) is not a directory")
         }
@@ -162,7 +169,7 @@ package actor DaemonCore {
         // is added now, as `start` would, not the path as a root of its own, which would keep
         // the configured root out as overlapping.
         if let waiting = configuredRoots.first(where: { Self.within(root, $0) }), waiting != root {
-            return try await addRoot(waiting)
+            return try await watch(waiting)
         }
         if let other = roots.keys.first(where: { Self.within(root, $0) || Self.within($0, root) }) {
             throw .invalidParams("\(root) overlaps the watched root \(other)")
@@ -189,7 +196,7 @@ package actor DaemonCore {
         guard await runEngine(root, token: token, wholeRoot: true, { $0.fullScan() }) != nil, var record = roots[root],
             record.token == token
         else {
-            return rootPaths  // removed while it was scanning
+            return  // removed while it was scanning
         }
         record.watched(degradedBecause: watcher.degradedRoots[root])
         record.watchConfirmed = record.watchConfirmed || watchedBeforeScan
@@ -202,7 +209,6 @@ package actor DaemonCore {
         if queue.isSettling, flushTask == nil { flushTask = Task { await self.settle() } }
         releaseBarriers()
         announceReadyIfScanned()
-        return rootPaths
     }
 
     /// `a` is `b` or lies in it, on whole path segments, "/" included ("/" + "/" is no prefix of
