@@ -26,7 +26,7 @@ extension DaemonCore {
                 if reason == .watchAdded { return }  // loaded at start already
                 queue.ruleModuleChanged()
             } else if reason == .watchAdded, watchedAheadInPlace(root) {
-                return  // its scan, still to come, needs no rescan after it
+                return  // its scan (to come, or begun with the watches in place) needs no rescan after it
             } else {
                 queue.rescan(root, because: reason)
             }

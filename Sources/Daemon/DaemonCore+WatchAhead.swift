@@ -8,6 +8,21 @@ import SystemCalls
 /// from then on is an event, and the scan reads whatever came before. A root whose scan begins
 /// first (the first root, a root added by `watch/add`) is rescanned once its watch is in place,
 /// as every root was before.
+///
+/// Whether a root's watches are in place is known two ways: the watcher's word, read by the
+/// core's event loop, or the watcher asked (`watchesPlaced`) just before the scan begins. The
+/// second makes the first unnecessary, and the rescans spared independent of when the event loop
+/// runs; the word, read later, is then no reason to rescan.
+struct WatchedAhead {
+    /// Given to the watcher ahead of their turn, and not scanned yet.
+    var asked: Set<String> = []
+    /// Of those, the ones whose word (`.watchAdded`) was read.
+    var inPlace: Set<String> = []
+    /// Roots found, by asking the watcher, to have their watches in place when their scan began,
+    /// before their word was read.
+    var found: Set<String> = []
+}
+
 extension DaemonCore {
     /// The configured roots that can be watched ahead: folders that can be read, each overlapping
     /// no other, nor a root already `watched` (an overlapping root is refused by `addRoot`, and its
@@ -38,10 +53,21 @@ extension DaemonCore {
     }
 
     /// The watcher says that `root`'s watches are in place (`.watchAdded`): true when the root
-    /// was watched ahead and its scan has not begun, which then needs no rescan after it.
+    /// was watched ahead and its scan has not begun, which then needs no rescan after it, or when
+    /// its scan began with its watches found in place.
     func watchedAheadInPlace(_ root: String) -> Bool {
+        if watchedAhead.found.remove(root) != nil { return true }
         guard watchedAhead.asked.contains(root) else { return false }
         watchedAhead.inPlace.insert(root)
+        return true
+    }
+
+    /// Whether a root about to be scanned has its watches in place: the watcher said so, or, for
+    /// a root watched ahead, says so when asked now.
+    func watchesInPlaceBeforeScan(_ root: String, watchedAhead wasAhead: Bool) -> Bool {
+        if watchedAhead.inPlace.remove(root) != nil { return true }
+        guard wasAhead, watcher.watchesPlaced(root) else { return false }
+        watchedAhead.found.insert(root)
         return true
     }
 
@@ -56,5 +82,6 @@ extension DaemonCore {
     func forgetWatchedAhead(_ root: String) {
         if watchedAhead.asked.remove(root) != nil { watcher.remove(root: root) }
         watchedAhead.inPlace.remove(root)
+        watchedAhead.found.remove(root)
     }
 }

@@ -28,11 +28,10 @@ package actor DaemonCore {
     /// "no root scanning" would otherwise take a daemon that has not begun for a ready one).
     var configuredRoots: [String]
     /// Configured roots `start` gave the watcher before their turn to be scanned, all at once (the
-    /// watcher places their watches while the first roots are scanned), and of those, the ones
-    /// whose watches were in place before their scan began: that scan reads everything the
-    /// watches were not yet there for, so no follow-up rescan is needed (with 1,000 roots, those
-    /// rescans left 3 MB of anonymous memory; docs/performance.md).
-    var watchedAhead: (asked: Set<String>, inPlace: Set<String>) = ([], [])
+    /// watcher places their watches while the first roots are scanned), and what is known of
+    /// their watches: a root whose watches were in place before its scan began needs no follow-up
+    /// rescan (with 1,000 roots, those rescans left 4.8 MB of anonymous memory; docs/performance.md).
+    var watchedAhead = WatchedAhead()
     /// One bound on cached file facts for every root (`factsCacheEntries`), not one per root.
     package nonisolated let caches: EngineCaches
     var nextToken: UInt64 = 0
@@ -186,9 +185,10 @@ package actor DaemonCore {
         roots[root] = WatchedRoot(worker: worker, token: token)
         configuredRoots.removeAll { $0 == root }
         forgetWatchedAhead(within: root)
-        if watchedAhead.asked.remove(root) == nil { watcher.add(root: root) }
+        let wasAhead = watchedAhead.asked.remove(root) != nil
+        if !wasAhead { watcher.add(root: root) }
         // Its watches are in place and the scan has not begun: nothing can slip between them.
-        let watchedBeforeScan = watchedAhead.inPlace.remove(root) != nil
+        let watchedBeforeScan = watchesInPlaceBeforeScan(root, watchedAhead: wasAhead)
         publishStatus()
         logger.info("watching \(root)")
         eventLog?.write("state", ["root": .string(root), "state": .string("scanning")])
@@ -227,6 +227,7 @@ package actor DaemonCore {
         }
         guard let record = roots.removeValue(forKey: root) else { throw .notFound("\(root) is not watched") }
         watcher.remove(root: root)
+        watchedAhead.found.remove(root)
         for waiter in record.waiting { waiter.resume() }  // they see the root gone and give up
         queue.forget(root)
         caches.facts.forget(under: root)

@@ -23,6 +23,11 @@ package final class InotifyWatcher: Sendable {
         var started = false
         var watchCount = 0
         var degraded: [String: String] = [:]
+        /// Roots whose watches the thread has placed (`watchesPlaced`).
+        var placed: Set<String> = []
+        /// Adds and removes asked for a root that the thread has not carried out yet: until it
+        /// has, `placed` says what was, not what will be.
+        var pending: [String: Int] = [:]
         var kernelOverflows = 0
         var bufferOverflows = 0
     }
@@ -85,13 +90,27 @@ package final class InotifyWatcher: Sendable {
     }
 
     package func add(root: String) {
-        shared.withLock { $0.commands.append(.add(root)) }
+        shared.withLock {
+            $0.commands.append(.add(root))
+            $0.pending[root, default: 0] += 1
+        }
         wake()
     }
 
     package func remove(root: String) {
-        shared.withLock { $0.commands.append(.remove(root)) }
+        shared.withLock {
+            $0.commands.append(.remove(root))
+            $0.pending[root, default: 0] += 1
+        }
         wake()
+    }
+
+    /// The thread has carried out an add (`placed`: the root's watches are in place) or a remove.
+    func carriedOut(_ root: String, placed: Bool) {
+        shared.withLock { s in
+            if placed { s.placed.insert(root) } else { s.placed.remove(root) }
+            if let n = s.pending[root] { s.pending[root] = n > 1 ? n - 1 : nil }
+        }
     }
 
     /// Asks the thread to stop and waits for it (at most about a second: its wait times out each
@@ -129,6 +148,10 @@ package final class InotifyWatcher: Sendable {
 
     /// Roots that could not be watched completely, with the reason.
     package var degradedRoots: [String: String] { shared.withLock { $0.degraded } }
+
+    /// Whether the thread has placed `root`'s watches (it says so before it sends `.watchAdded`),
+    /// and no add or remove of the root asked since is still to be carried out.
+    package func watchesPlaced(_ root: String) -> Bool { shared.withLock { $0.pending[root] == nil && $0.placed.contains(root) } }
 
     /// Times the kernel's inotify queue overflowed (IN_Q_OVERFLOW), and times the daemon did not
     /// take events fast enough and this watcher's buffer dropped some.

@@ -10,6 +10,10 @@ package protocol WatchEventSource: Sendable {
     var watchCount: Int { get }
     /// Roots that could not be watched completely, with the reason.
     var degradedRoots: [String: String] { get }
+    /// Whether every watch of `root` is in place now (`add(root:)` done, its folders watched as far
+    /// as they can be), though its `.rescan(reason: .watchAdded)` may not have been read yet; false
+    /// once it is removed. The daemon asks before a root's first scan (DaemonCore+WatchAhead.swift).
+    func watchesPlaced(_ root: String) -> Bool
     /// Times events were lost: the kernel's queue overflowed, or the source's own buffer did.
     var overflows: (kernel: Int, buffer: Int) { get }
 

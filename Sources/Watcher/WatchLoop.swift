@@ -175,14 +175,17 @@ struct WatchLoop {
     }
 
     mutating func addRoot(_ root: String) {
-        guard !roots.contains(root) else { return }
+        guard !roots.contains(root) else { return watcher.carriedOut(root, placed: true) }
         roots.append(root)
         roots.sort { $0.count > $1.count }  // most specific root first in root(of:)
         addWatches(root, root: root)
+        // Known before it is said: the daemon may ask before it reads the event.
+        watcher.carriedOut(root, placed: true)
         emit(.rescan(root: root, reason: .watchAdded))
     }
 
     mutating func removeRoot(_ root: String) {
+        defer { watcher.carriedOut(root, placed: false) }
         guard let i = roots.firstIndex(of: root) else { return }
         roots.remove(at: i)
         removeWatches(under: root)

@@ -78,6 +78,38 @@ import Watcher
         await consumer.value
     }
 
+    /// Asked just before each root's scan, the watcher says the root's watches are in place,
+    /// though the core has read no word of it: no root is rescanned after its scan, not when the
+    /// word comes afterwards either, and changes are seen. Exact: nothing waits on the event loop.
+    @Test func rootsFoundWatchedWhenTheirScanBeginsAreNotRescannedEvenWhenTheWordComesLate() async throws {
+        let trees = try (0..<3).map { _ in try TempTree([Self.set: .text(#"{"images":[]}"#)]) }
+        let watcher = FakeWatchEventSource()
+        watcher.placesWatches = true
+        var configuration = DaemonConfiguration(socketPath: trees[0].path + "/unused.sock", kinds: BuiltinKinds.registry)
+        configuration.settleMilliseconds = 5
+        configuration.roots = trees.map(\.path)
+        let (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher)
+        for tree in trees { watcher.send(.rescan(root: tree.path, reason: .watchAdded)) }
+        _ = try await core.sync(timeoutMilliseconds: Self.deadline)
+        let metrics = await core.metricsText()
+        #expect(trees.allSatisfy { Self.followUps(metrics, $0.path) == nil }, "\(metrics)")
+        #expect(await core.status().roots.map(\.state) == [.ready, .ready, .ready])
+
+        try trees[2].write([Self.set: .text("{ broken")])
+        watcher.send(.changed(root: trees[2].path, path: trees[2].path + "/" + Self.set))
+        _ = try await core.sync(timeoutMilliseconds: Self.deadline)
+        let found = try await core.diagnostics(root: nil, path: nil).diagnostics
+        #expect(found.map(\.rule) == ["catalog.contents-invalid"] && found.first?.root == trees[2].path)
+        // A root added later is not one watched ahead: its word, when it comes, is followed.
+        let added = try TempTree([Self.set: .text(#"{"images":[]}"#)])
+        _ = try await core.addRoot(added.path)
+        watcher.send(.rescan(root: added.path, reason: .watchAdded))
+        _ = try await core.sync(timeoutMilliseconds: Self.deadline)
+        #expect(Self.followUps(await core.metricsText(), added.path)?.hasSuffix(" 1") == true)
+        await core.stop()
+        await consumer.value
+    }
+
     /// Roots that overlap are not watched ahead: the outer one is watched in its turn, the inner
     /// one refused, and the watcher never holds the inner one's watches.
     @Test func overlappingRootsAreWatchedInTheirTurnAndTheRefusedOneNever() async throws {

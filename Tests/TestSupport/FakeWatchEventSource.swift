@@ -18,6 +18,8 @@ package final class FakeWatchEventSource: WatchEventSource {
         var barriersAsked: [UInt64] = []
         var kernelOverflows = 0
         var confirmsWatches = false
+        var placesWatches = false
+        var placed: Set<String> = []
         var goneOnAdd: Set<String> = []
         var operations: [String] = []
     }
@@ -41,6 +43,13 @@ package final class FakeWatchEventSource: WatchEventSource {
         get { state.withLock { $0.confirmsWatches } }
         set { state.withLock { $0.confirmsWatches = newValue } }
     }
+    /// Places a root's watches as soon as it is added (`watchesPlaced` is true from then on)
+    /// without saying so: the word comes only if `confirmsWatches` (which places them too).
+    package var placesWatches: Bool {
+        get { state.withLock { $0.placesWatches } }
+        set { state.withLock { $0.placesWatches = newValue } }
+    }
+    package func watchesPlaced(_ root: String) -> Bool { state.withLock { $0.placed.contains(root) } }
     /// Roots that vanish as soon as they are added: `.rootGone` follows their addition.
     package var goneOnAdd: Set<String> {
         get { state.withLock { $0.goneOnAdd } }
@@ -77,6 +86,7 @@ package final class FakeWatchEventSource: WatchEventSource {
         let (confirms, gone) = state.withLock { s in
             s.roots.append(root)
             s.operations.append("add " + root)
+            if s.placesWatches || s.confirmsWatches { s.placed.insert(root) }
             return (s.confirmsWatches, s.goneOnAdd.contains(root))
         }
         if confirms { send(.rescan(root: root, reason: .watchAdded)) }
@@ -86,6 +96,7 @@ package final class FakeWatchEventSource: WatchEventSource {
         state.withLock {
             $0.roots.removeAll { $0 == root }
             $0.operations.append("remove " + root)
+            $0.placed.remove(root)
         }
     }
 

@@ -111,6 +111,29 @@ import Watcher
         #expect(w.watchCount == 2)  // root and src
     }
 
+    /// Whether a root's watches are in place is known before the watcher says so (the daemon asks
+    /// just before a root's first scan), and stops being true as soon as the root's removal is
+    /// asked, before the thread has carried it out.
+    @Test func aRootsWatchesArePlacedBeforeTheWordAndNotOnceItsRemovalIsAsked() async throws {
+        let tree = try TempTree(["a/x.png": .text("1")])
+        let w = InotifyWatcher(excludes: [])
+        let c = Collector(w)
+        defer { w.stop() }
+        w.start()
+        #expect(!w.watchesPlaced(tree.path), "never added")
+        w.add(root: tree.path)
+        let word = WatchEvent.rescan(root: tree.path, reason: .watchAdded)
+        #expect(await c.wait { $0.contains(word) }.contains(word))
+        #expect(w.watchesPlaced(tree.path), "placed before the word was sent")
+        w.remove(root: tree.path)
+        #expect(!w.watchesPlaced(tree.path), "its removal is asked")
+        w.add(root: tree.path)
+        #expect(await c.wait { $0.count { $0 == word } == 2 }.count { $0 == word } == 2)
+        #expect(w.watchesPlaced(tree.path), "added again")
+        try tree.write(["a/x.png": .text("2")])
+        #expect(await c.wait { _ in c.changedPaths.contains(tree.path + "/a/x.png") }.count > 2, "and watched")
+    }
+
     /// The daemon's shutdown and its stream's end may both stop the watcher: the second call
     /// returned never (the first had taken the thread's only "ended" signal).
     @Test(.timeLimit(.minutes(1))) func stoppingTwiceReturnsBothTimes() async throws {
