@@ -59,8 +59,8 @@ import Testing
     }
 }
 
-/// The real daemon on many roots: their rescans once the watches are in place (and their scans)
-/// share slots, and so do their change sets, so the daemon's threads stay few. Before, each
+/// The real daemon on many roots: their scans (and the rescans of roots scanned before their
+/// watches were in place) share slots, and so do their change sets, so the daemon's threads stay few. Before, each
 /// root's job got a Dispatch thread of its own: 1,000 roots made some 256 threads on 2 cores, and
 /// a change in each of them 225.
 @Suite struct ManyRootsThreadTests {
@@ -74,7 +74,8 @@ import Testing
         let daemon = try DaemonHarness(roots: trees.map(\.path), arguments: ["--settle-ms", "1000"], waitReady: false)
         defer { _ = daemon.stop() }
         let pid = daemon.process.processIdentifier
-        // Sampled until every root is ready and its follow-up rescan has run (sync waits for it).
+        // Sampled until every root is ready and whatever its watches' word started has run (sync
+        // waits for it; roots watched ahead of their scans have no follow-up rescan).
         let sampler = ThreadSampler(pid: pid)
         sampler.start()
         defer { sampler.stop() }
