@@ -8,9 +8,10 @@ import Watcher
 @testable import Daemon
 
 /// The roots a daemon starts with are watched ahead of their scans (DaemonCore+WatchAhead.swift):
-/// a root whose watches were in place before its scan began is not rescanned after it, and is
-/// still watched; the first root, whose scan begins before its watches are confirmed, is
-/// rescanned as before; a root that cannot be watched ahead is watched in its turn or not at all.
+/// a root whose watches were in place before its scan began (the watcher said so, or says so
+/// when asked then) is not rescanned after it, and is still watched; a root whose scan begins
+/// before its watches are in place is rescanned once they are; a root that cannot be watched
+/// ahead is watched in its turn or not at all.
 @Suite struct WatchAheadTests {
     static let set = "A.xcassets/Logo.imageset/Contents.json"
     static let deadline = 600_000
