@@ -131,7 +131,8 @@ import Watcher
         #expect(await c.wait { $0.count { $0 == word } == 2 }.count { $0 == word } == 2)
         #expect(w.watchesPlaced(tree.path), "added again")
         try tree.write(["a/x.png": .text("2")])
-        #expect(await c.wait { _ in c.changedPaths.contains(tree.path + "/a/x.png") }.count > 2, "and watched")
+        _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/a/x.png") }
+        #expect(c.changedPaths.contains(tree.path + "/a/x.png"), "and watched")
     }
 
     /// The daemon's shutdown and its stream's end may both stop the watcher: the second call
