@@ -6,8 +6,8 @@ import SystemCalls
 /// while the first roots are scanned, and says so for each (`.rescan(reason: .watchAdded)`). A
 /// root whose watches are in place before its scan begins needs no rescan after it: every change
 /// from then on is an event, and the scan reads whatever came before. A root whose scan begins
-/// first (the first root, a root added by `watch/add`) is rescanned once its watch is in place,
-/// as every root was before.
+/// before its watches are in place (a root added by `watch/add`; the first root, unless the
+/// watcher's thread was quicker) is rescanned once they are, as every root was before.
 ///
 /// Whether a root's watches are in place is known two ways: the watcher's word, read by the
 /// core's event loop, or the watcher asked (`watchesPlaced`) just before the scan begins. The
