@@ -10,16 +10,15 @@ extension DaemonCore {
         var list = roots.keys.sorted().map { path -> RootStatus in
             let r = roots[path]!
             let counts = r.diagnostics.bySeverity
-            let coverage = r.summary.coverage
             // Never a quiet "no problems": a ready root with nothing to check says so.
             let empty =
-                r.state == .ready && coverage.isEmpty
-                ? "nothing to check: \(coverage.foundInstead), none of what reswatch checks (\(Coverage.lookedFor))" : nil
+                r.state == .ready
+                ? r.summary.nothingJudged.map { "nothing to check: \($0), none of what reswatch checks (\(Coverage.lookedFor))" } : nil
             return RootStatus(
                 path: path, state: r.state, files: r.summary.files, projects: r.summary.projects,
                 errors: counts[.error], warnings: counts[.warning], infos: counts[.info],
                 lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason ?? empty,
-                judged: r.state == .scanning ? nil : coverage.judgedCount)
+                judged: r.state == .scanning ? nil : r.summary.judged)
         }
         let waiting = configuredRoots.filter { roots[$0] == nil }
         if !waiting.isEmpty {
