@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
-import Watcher
+
+@testable import Watcher
 
 /// The watcher against the real kernel: real files, real inotify, real libinotifytools.
 @Suite(.serialized) struct InotifyWatcherTests {
@@ -133,6 +134,24 @@ import Watcher
         try tree.write(["a/x.png": .text("2")])
         _ = await c.wait { _ in c.changedPaths.contains(tree.path + "/a/x.png") }
         #expect(c.changedPaths.contains(tree.path + "/a/x.png"), "and watched")
+    }
+
+    /// The bookkeeping behind `watchesPlaced`, step by step as the thread carries commands out
+    /// (the thread is not started here): a removal asked while the thread is still placing the
+    /// root's watches leaves the root not placed when that add finishes.
+    @Test func aRemovalAskedWhileTheAddIsCarriedOutLeavesTheRootNotPlaced() {
+        let w = InotifyWatcher(excludes: [])
+        defer { w.stop() }
+        w.add(root: "/r")
+        #expect(!w.watchesPlaced("/r"), "asked, not carried out")
+        w.remove(root: "/r")
+        w.carriedOut("/r", placed: true)  // the add, taken by the thread before the removal was asked
+        #expect(!w.watchesPlaced("/r"), "its removal is still to be carried out")
+        w.carriedOut("/r", placed: false)
+        #expect(!w.watchesPlaced("/r"))
+        w.add(root: "/r")
+        w.carriedOut("/r", placed: true)
+        #expect(w.watchesPlaced("/r") && !w.watchesPlaced("/other"))
     }
 
     /// The daemon's shutdown and its stream's end may both stop the watcher: the second call
