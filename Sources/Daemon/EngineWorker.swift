@@ -8,6 +8,11 @@ import RuleEngine
 /// (a Dispatch thread, not the cooperative pool, so a 60-second scan of one root blocks neither
 /// the actor nor the Swift tasks that answer clients). The actor never touches the engine; it
 /// reads what each job returns (`EngineSummary`, the delta) instead.
+///
+/// A queue of its own, not a lock and Dispatch's global utility queue (0.2 kB less a root): a
+/// serial queue targets the overcommitting root queue, so a change in one root gets a thread at
+/// once while another root's scan keeps every core busy in `concurrentPerform`; the global
+/// queue does not overcommit, and the change would wait for the scan's parallel phase to end.
 final class EngineWorker: @unchecked Sendable {
     // @unchecked: `engine` is used only inside jobs on `queue`, which runs one at a time.
     private let engine: Engine
