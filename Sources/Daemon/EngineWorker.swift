@@ -11,8 +11,10 @@ import RuleEngine
 ///
 /// A queue of its own, not a lock and Dispatch's global utility queue (0.2 kB less a root): a
 /// serial queue targets the overcommitting root queue, so a change in one root gets a thread at
-/// once while another root's scan keeps every core busy in `concurrentPerform`; the global
-/// queue does not overcommit, and the change would wait for the scan's parallel phase to end.
+/// once while two other roots' scans (the whole-root pool's width on 2 cores) keep Dispatch's
+/// threads busy in `concurrentPerform`. On the global queue, which does not overcommit, such a
+/// change waited 0.76 s in a test program on 2 cores, and none on a queue of its own (with one
+/// scan running, neither waited).
 final class EngineWorker: @unchecked Sendable {
     // @unchecked: `engine` is used only inside jobs on `queue`, which runs one at a time.
     private let engine: Engine
