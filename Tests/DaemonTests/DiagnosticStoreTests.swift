@@ -41,4 +41,39 @@ import Testing
         store.apply(DiagnosticDelta(removed: [a, a]))
         #expect(store.isEmpty && store.bySeverity[.error] == 0)
     }
+
+    /// The table is an array while it holds few findings and a dictionary past `fewLimit`: the
+    /// same answers either side of the limit, crossing it with one delta, and after it shrinks.
+    @Test func sameAnswersEitherSideOfTheSmallFormsLimit() {
+        var store = DiagnosticStore()
+        let many = (0..<(DiagnosticStore.fewLimit * 2)).map {
+            finding($0 % 3 == 0 ? "icon.size" : "icon.alpha", $0 % 3 == 0 ? .error : .warning, "f\($0).png")
+        }
+        var expected: [Diagnostic] = []
+        func check(_ step: String) {
+            #expect(store.all == expected.sorted(by: Diagnostic.stableOrder), "\(step)")
+            #expect(store.bySeverity.total == expected.count, "\(step)")
+            #expect(store.bySeverity[.error] == expected.filter { $0.severity == .error }.count, "\(step)")
+            #expect(store.count(of: "icon.size") == expected.filter { $0.rule == "icon.size" }.count, "\(step)")
+            #expect(store.isEmpty == expected.isEmpty, "\(step)")
+        }
+        let head = Array(many.prefix(DiagnosticStore.fewLimit - 2))
+        store.apply(DiagnosticDelta(added: head + [head[0]]))  // one held twice
+        expected = head + [head[0]]
+        check("under the limit")
+        store.apply(DiagnosticDelta(added: Array(many.dropFirst(head.count)), removed: [head[1]]))  // crosses it
+        expected.remove(at: expected.firstIndex(of: head[1])!)
+        expected += many.dropFirst(head.count)
+        check("past the limit")
+        store.apply(DiagnosticDelta(removed: [head[0], many[20], many[20]]))  // the second is not held
+        expected.remove(at: expected.firstIndex(of: head[0])!)
+        expected.remove(at: expected.firstIndex(of: many[20])!)
+        check("removed past the limit")
+        store.apply(DiagnosticDelta(removed: expected))
+        expected = []
+        check("emptied")
+        store.apply(DiagnosticDelta(added: [many[3], many[3]]))
+        expected = [many[3], many[3]]
+        check("small again")
+    }
 }
