@@ -111,6 +111,39 @@ import Watcher
         await consumer.value
     }
 
+    /// A root found watched when its scan begins whose watches the watch limit left incomplete
+    /// (the watcher publishes it degraded before it counts the watches placed): degraded with the
+    /// watcher's reason once scanned, never `ready`; the others ready. The word that comes later
+    /// changes neither, and the root is ready once the watcher says it recovered.
+    @Test func aRootFoundWatchedButPartlyUnwatchedIsDegradedNotReady() async throws {
+        let trees = try (0..<3).map { _ in try TempTree([Self.set: .text(#"{"images":[]}"#)]) }
+        let watcher = FakeWatchEventSource()
+        watcher.placesWatches = true
+        let reason = "fs.inotify.max_user_watches (8192) reached: 3 folders unwatched"
+        watcher.setDegraded(trees[1].path, reason: reason)
+        var configuration = DaemonConfiguration(socketPath: trees[0].path + "/unused.sock", kinds: BuiltinKinds.registry)
+        configuration.settleMilliseconds = 5
+        configuration.roots = trees.map(\.path)
+        let (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher)
+        _ = try await core.sync(timeoutMilliseconds: Self.deadline)
+        func states() async -> [String] {
+            await core.status().roots.sorted { $0.path < $1.path }.map { "\($0.path): \($0.state) \($0.reason ?? "-")" }
+        }
+        let expected = trees.enumerated().map { i, t in "\(t.path): " + (i == 1 ? "degraded \(reason)" : "ready -") }.sorted()
+        #expect(await states() == expected)
+        for tree in trees { watcher.send(.rescan(root: tree.path, reason: .watchAdded)) }
+        _ = try await core.sync(timeoutMilliseconds: Self.deadline)
+        #expect(await states() == expected)
+        let metrics = await core.metricsText()
+        #expect(trees.allSatisfy { Self.followUps(metrics, $0.path) == nil }, "\(metrics)")
+        watcher.setDegraded(trees[1].path, reason: nil)
+        watcher.send(.recovered(root: trees[1].path))
+        _ = try await core.sync(timeoutMilliseconds: Self.deadline)
+        #expect(await core.status().roots.allSatisfy { $0.state == .ready && $0.reason == nil })
+        await core.stop()
+        await consumer.value
+    }
+
     /// Roots that overlap are not watched ahead: the outer one is watched in its turn, the inner
     /// one refused, and the watcher never holds the inner one's watches.
     @Test func overlappingRootsAreWatchedInTheirTurnAndTheRefusedOneNever() async throws {
