@@ -74,7 +74,14 @@ public final class Engine {
     private let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Settings laid over every project's `.reswatch.yaml` (`check --config FILE`, `--ignore`).
-    public let configOverlay: ProjectConfig?
+    public var configOverlay: ProjectConfig? { overlay?.config }
+    /// Held out of line: a `ProjectConfig` is 112 bytes, and the daemon's engines (one a root)
+    /// never have one.
+    private let overlay: Overlay?
+    private final class Overlay: Sendable {
+        let config: ProjectConfig
+        init(_ config: ProjectConfig) { self.config = config }
+    }
 
     public init(
         root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
@@ -82,7 +89,7 @@ public final class Engine {
         configOverlay: ProjectConfig? = nil
     ) {
         self.allowProjectExec = allowProjectExec
-        self.configOverlay = configOverlay
+        self.overlay = configOverlay.map(Overlay.init)
         self.root = root
         self.incremental = incremental
         // Shared with other engines when given (their bound is `caches`'), else this engine's own.
