@@ -7,16 +7,17 @@ import Testing
 /// users, its id stable while it is held, freed ids reused, nothing kept once the last user
 /// releases it.
 @Suite struct StringTableTests {
-    /// 20,000 random retains and releases over 300 strings, checked after each step against a
-    /// plain count per string: same ids while held, same strings by id, the table no larger than
-    /// the most strings held at once.
-    @Test func randomRetainsAndReleasesMatchACountPerString() {
+    /// 20,000 random retains and releases over 300 strings (the table past `searchedUpTo`, found
+    /// through its dictionary) and over 20 (searched, never indexed), checked after each step
+    /// against a plain count per string: same ids while held, same strings by id, the table no
+    /// larger than the most strings held at once.
+    @Test(arguments: [300, 20]) func randomRetainsAndReleasesMatchACountPerString(distinct: Int) {
         var table = StringTable()
         var held: [String: (id: StringTable.ID, users: Int)] = [:]
         var generator = SeededGenerator(seed: 11)
         var most = 0
         for step in 0..<20_000 {
-            let name = "Assets.xcassets/Set-\(Int.random(in: 0..<300, using: &generator)).appiconset/icon.png"
+            let name = "Assets.xcassets/Set-\(Int.random(in: 0..<distinct, using: &generator)).appiconset/icon.png"
             if Bool.random(using: &generator) || held[name] == nil {
                 let id = table.retain(name)
                 if let known = held[name] {
@@ -39,6 +40,26 @@ import Testing
         }
         for (_, entry) in held { for _ in 0..<entry.users { table.release(entry.id) } }
         #expect(table.count == 0 && held.keys.allSatisfy { table.id($0) == nil }, "nothing is kept after the last release")
+    }
+
+    /// A small table is searched: a freed slot (holding "") never answers for a held "" (the
+    /// root's own path), and ids stay what they were when the table starts its dictionary.
+    @Test func aSearchedTableKeepsItsIdsWhenItStartsItsDictionary() {
+        var table = StringTable()
+        let a = table.retain("a")
+        table.release(a)
+        #expect(table.id("") == nil && table.id("a") == nil && table.count == 0, "a freed slot answers for nothing")
+        let empty = table.retain("")
+        #expect(table.id("") == empty && table[empty] == "" && table.count == 1)
+        var ids = [String: StringTable.ID]()
+        for i in 0..<StringTable.searchedUpTo { ids["p\(i)"] = table.retain("p\(i)") }
+        #expect(table.capacity == StringTable.searchedUpTo + 1, "past the limit: indexed now")
+        for (name, id) in ids { #expect(table.id(name) == id && table[id] == name) }
+        #expect(table.id("") == empty && table.retain("") == empty, "held twice now")
+        table.release(empty)
+        #expect(table.id("") == empty)
+        table.release(empty)
+        #expect(table.id("") == nil && table.count == StringTable.searchedUpTo)
     }
 
     /// A string new to the table is kept in storage of its own, not in the buffer of the string

@@ -2,10 +2,21 @@
 /// releases an id, its string is forgotten and the id is reused. The evaluation store keeps its
 /// paths and rule names here, so a record or a reverse-index entry is a few integers, not strings
 /// (measured in c561342, "The compact index" of docs/performance.md then).
+///
+/// A table that has handed out at most `searchedUpTo` ids keeps no dictionary: a string is
+/// found by going through them (at most 32 comparisons, most of which stop at the first bytes).
+/// Each of the daemon's roots has a table of its own, and one of a root of 100 files held 29
+/// strings in a dictionary of 64 buckets: 1.4 kB of its heap, for 1,000 such roots 1.4 MB.
 struct StringTable: Sendable {
     typealias ID = UInt32
 
+    /// Past this many ids handed out, strings are found through `ids`.
+    static let searchedUpTo = 32
+
+    /// Each held string's id, once more than `searchedUpTo` ids were handed out (then kept
+    /// until `removeAll`); empty before.
     private var ids: [String: ID] = [:]
+    private var indexed = false
     /// The string of each id; a freed slot holds "" until reused. The dictionary's key and this
     /// element are one value, so the string's bytes are stored once.
     private var strings: [String] = []
@@ -13,12 +24,17 @@ struct StringTable: Sendable {
     private var freeIDs: [ID] = []
 
     /// How many distinct strings are held.
-    var count: Int { ids.count }
+    private(set) var count = 0
     /// How many ids have been handed out (held or free for reuse).
     var capacity: Int { strings.count }
 
     /// The id of a string held, without taking it.
-    func id(_ string: String) -> ID? { ids[string] }
+    func id(_ string: String) -> ID? {
+        if indexed { return ids[string] }
+        // A freed slot holds "" and no user: it never answers for a held "".
+        for i in strings.indices where users[i] > 0 && strings[i] == string { return ID(i) }
+        return nil
+    }
 
     subscript(id: ID) -> String { strings[Int(id)] }
 
@@ -33,19 +49,26 @@ struct StringTable: Sendable {
     /// table may (a rule's name, `LoadedRule.source`, held by the rule set), which every root's
     /// table then shares instead of holding a copy of each name of its own.
     mutating func retain(_ string: String, copying: Bool = true) -> ID {
-        if let id = ids[string] {
+        if let id = id(string) {
             users[Int(id)] += 1
             return id
         }
         let owned = copying ? Self.ownCopy(string) : string
         let id = freeIDs.popLast() ?? ID(strings.count)
-        ids[owned] = id
+        count += 1
         if Int(id) < strings.count {
             strings[Int(id)] = owned
             users[Int(id)] = 1
         } else {
             strings.append(owned)
             users.append(1)
+        }
+        if indexed {
+            ids[owned] = id
+        } else if strings.count > Self.searchedUpTo {
+            indexed = true
+            ids.reserveCapacity(count)
+            for i in strings.indices where users[i] > 0 { ids[strings[i]] = ID(i) }
         }
         return id
     }
@@ -67,7 +90,8 @@ struct StringTable: Sendable {
         precondition(users[i] > 0, "StringTable: id \(id) released more often than retained")
         users[i] -= 1
         guard users[i] == 0 else { return }
-        ids[strings[i]] = nil
+        count -= 1
+        if indexed { ids[strings[i]] = nil }
         strings[i] = ""
         freeIDs.append(id)
     }
