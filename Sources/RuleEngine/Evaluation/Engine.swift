@@ -367,6 +367,7 @@ public final class Engine {
             store.store(items[i].key, record)
             delta.store(record.diagnostics)
         }
+        store.compact()
         evaluationsRun += items.count
         return items.count
     }

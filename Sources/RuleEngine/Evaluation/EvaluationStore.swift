@@ -102,8 +102,8 @@ struct EvaluationStore {
     /// Every rule name and path the records refer to, each once; a record holds one use of its
     /// key's two strings and of each input's path.
     private(set) var strings = StringTable()
-    private var records: [KeyID: Stored] = [:]
-    private var dependents: [InputID: Readers] = [:]
+    private var records = SmallMap<KeyID, Stored>()
+    private var dependents = SmallMap<InputID, Readers>()
 
     var count: Int { records.count }
     var isEmpty: Bool { records.isEmpty }
@@ -165,8 +165,8 @@ struct EvaluationStore {
     /// Forgets everything; returns every diagnostic stored.
     mutating func removeAll() -> [Diagnostic] {
         defer {
-            records = [:]
-            dependents = [:]
+            records.removeAll()
+            dependents.removeAll()
             strings.removeAll()
         }
         return diagnostics
@@ -197,9 +197,15 @@ struct EvaluationStore {
         for input in record.inputs {
             let inputID = retain(input)
             stored.append(inputID)
-            dependents[inputID, default: .few([])].insert(id)
+            dependents.update(inputID, default: .few([])) { $0.insert(id) }
         }
-        records[id] = stored
+        records.updateValue(stored, forKey: id)
+    }
+
+    /// Gives a small store's tables arrays of their exact size, once a batch is stored.
+    mutating func compact() {
+        records.compact()
+        dependents.compact()
     }
 
     // MARK: - ids
@@ -240,7 +246,7 @@ struct EvaluationStore {
     /// Takes a removed record out of the reverse index and releases its strings.
     private mutating func forget(_ id: KeyID, _ record: Stored) {
         record.forEachInput { input in
-            if dependents[input]?.remove(id) == true { dependents[input] = nil }
+            if dependents.updateIfPresent(input, { $0.remove(id) }) == true { dependents.removeValue(forKey: input) }
             strings.release(input.path)
         }
         strings.release(id.rule)
