@@ -237,7 +237,8 @@ public enum FileSystem {
         FileName.withCString(path) { p -> String? in
             guard let resolved = realpath(p, nil) else { return nil }
             defer { free(resolved) }
-            return FileName.decode(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)).bindMemory(to: UInt8.self))
+            let real = FileName.decode(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)).bindMemory(to: UInt8.self))
+            return real.utf8.elementsEqual(path.utf8) ? path : real  // as `absolutePath`: the same bytes share storage
         }
     }
 
@@ -267,7 +268,12 @@ public enum FileSystem {
             if part == ".." { _ = parts.popLast(); continue }
             parts.append(part)
         }
-        return "/" + parts.joined(separator: "/")
+        let normal = "/" + parts.joined(separator: "/")
+        // A path already in this form is handed back as it is: its storage is shared, not copied
+        // (the daemon keeps each root's path in several places, for 1,000 roots each copy 64 kB).
+        // Bytes compared, not characters: `==` holds for two spellings of one accented letter,
+        // which are two names on Linux.
+        return normal.utf8.elementsEqual(path.utf8) ? path : normal
     }
 }
 

@@ -95,4 +95,24 @@ import Testing
         #expect(FileSystem.absolutePath("/a/./b/../c") == "/a/c")
         #expect(FileSystem.absolutePath("x").hasSuffix("/x"))
     }
+
+    /// A path handed back unchanged keeps its bytes: two spellings of "é" (one letter, or "e" and
+    /// a combining accent) are equal Swift strings but two names on Linux. A folder spelled one
+    /// way and a link to it spelled the other: each path is its own absolute path, and the link's
+    /// real path is the folder's, not the link's own spelling.
+    @Test func pathsKeepTheirBytes() throws {
+        let dir = try #require(FileSystem.realPath(NSTemporaryDirectory())) + "/reswatch-fs-\(UUID().uuidString)"
+        let folder = dir + "/cafe\u{301}"
+        let link = dir + "/caf\u{E9}"
+        #expect(folder == link, "one Swift string")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try FileSystem.listDirectory(dir).count == 2, "two names")
+        for path in [folder, link] {
+            #expect(Array(FileSystem.absolutePath(path).utf8) == Array(path.utf8))
+            #expect(Array(FileSystem.absolutePath(dir + "/./x/.." + path.dropFirst(dir.count)).utf8) == Array(path.utf8))
+            #expect(Array(try #require(FileSystem.realPath(path)).utf8) == Array(folder.utf8))
+        }
+    }
 }
