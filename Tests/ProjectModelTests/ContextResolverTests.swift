@@ -168,11 +168,14 @@ import Testing
     }
 
     @Test func brokenConfigIsReportedNotFatal() throws {
-        let c = try context(["P/.reswatch.yaml": .text("devices: [iphone, android]\n"), "P/Info.plist": Self.plist("")], project: "P")
-        let problem = try #require(c.problems.first)
-        #expect(problem.kind == .configInvalid && problem.path == "P/.reswatch.yaml")
+        let tree = try TempTree(["P/.reswatch.yaml": .text("devices: [iphone, android]\n"), "P/Info.plist": Self.plist("")])
+        let engine = tree.engine()
+        let c = try #require(engine.projectContexts.first { $0.directory == "P" })
+        let problem = try #require(engine.diagnostics.first { $0.rule == "config.invalid" }, "\(engine.diagnostics)")
+        #expect(problem.project == "P" && problem.path == "P/.reswatch.yaml")
         #expect(problem.line == 1 && problem.message.contains("android"))
         #expect(c.devices == [.iphone, .ipad], "falls back to the next source")
+        #expect(c.problems.isEmpty, "the context keeps no copy of what the engine reports")
     }
 }
 

@@ -8,8 +8,14 @@ import Testing
 /// said, not guessed.
 @Suite struct TuistProjectTests {
     static func context(_ files: [String: ExampleFile]) throws -> ProjectContext {
+        try read(files).context
+    }
+
+    /// The root project's context, and the messages of what the engine reports of it.
+    static func read(_ files: [String: ExampleFile]) throws -> (context: ProjectContext, findings: [String]) {
         let engine = try TempTree(files).engine()
-        return try #require(engine.projectContexts.first { $0.directory == "" }, "\(engine.projectContexts.map(\.directory))")
+        let context = try #require(engine.projectContexts.first { $0.directory == "" }, "\(engine.projectContexts.map(\.directory))")
+        return (context, engine.diagnostics.filter { $0.project == "" }.map(\.message))
     }
 
     /// Tuist 4's form (destinations, deploymentTargets), as `tuist init` writes it.
@@ -131,16 +137,16 @@ import Testing
         String(repeating: "x.", count: 60_000) + "y",
     ])
     func hostileManifestsAreRefusedOrReadWithoutACrash(_ body: String) throws {
-        let context = try Self.context([
+        let (context, findings) = try Self.read([
             "Project.swift": .text("import ProjectDescription\nlet project = Project(name: \"X\", targets: \(body))\n")
         ])
-        let said = context.problems.map(\.message) + context.notes
+        let said = findings + context.notes
         #expect(said.contains { $0.contains("deep (more than 64)") || $0.contains("targets: is not a literal") }, "\(said)")
     }
 
     @Test func aManifestWithoutAProjectCallIsAProblemNotSilence() throws {
-        let context = try Self.context(["Project.swift": .text("import ProjectDescription\nlet project = makeProject()\n")])
-        #expect(context.problems.contains { $0.message.contains("has no Project(…) call") }, "\(context.problems)")
+        let (context, findings) = try Self.read(["Project.swift": .text("import ProjectDescription\nlet project = makeProject()\n")])
+        #expect(findings.contains { $0.contains("has no Project(…) call") }, "\(findings)")
         #expect(context.targetName == nil)
     }
 }
