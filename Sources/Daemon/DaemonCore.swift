@@ -42,6 +42,8 @@ package actor DaemonCore {
     var metricsWrite: Task<Void, Never>?
     /// Connections open on the socket (the socket server counts them).
     package nonisolated let clientGauge = ClientGauge()
+    /// Trims the heap after large messages on the socket (the socket server tells it).
+    package nonisolated let pages = PageReleaser()
     /// Changes read from the watcher and not yet applied (`DaemonCore+Settling.swift`).
     var queue = SettleQueue()
     var flushTask: Task<Void, Never>?

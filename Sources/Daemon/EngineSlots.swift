@@ -8,8 +8,8 @@ import Foundation
 /// whole-root jobs (a scan, a rescan, new rules) and one for change sets, so a big scan of one
 /// root never delays another root's change (`ScanOffActorTests`).
 ///
-/// The pool also says when the heap should be trimmed (`malloc_trim`, the one place the daemon
-/// decides it): when it falls idle after a burst of `trimAfter` jobs or more, or after a long
+/// The pool also says when the heap should be trimmed (`malloc_trim`; the daemon's other trim is
+/// `PageReleaser`'s, after large socket messages): when it falls idle after a burst of `trimAfter` jobs or more, or after a long
 /// job. A burst's temporaries stay in malloc's arenas otherwise (1,000 small roots rescanned
 /// once their watches were in place left 10 MB); a trim walks every arena, so not after each
 /// lone change.

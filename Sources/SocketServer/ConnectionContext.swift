@@ -55,7 +55,10 @@ final class ConnectionSink: NotificationSink, Sendable {
                 }
                 return false
             }
-            if !drop { channel.writeAndFlush(channel.allocator.buffer(bytes: line), promise: nil) }
+            if !drop {
+                channel.writeAndFlush(channel.allocator.buffer(bytes: line), promise: nil)
+                core.pages.wrote(bytes: line.count)
+            }
         }
     }
 
@@ -105,7 +108,9 @@ final class ConnectionSink: NotificationSink, Sendable {
                 }
                 // Unsubscribed meanwhile: nothing to resync.
                 guard let snapshot else { return }
-                channel.writeAndFlush(channel.allocator.buffer(bytes: RPCEncoder.notification(.resync, snapshot)), promise: nil)
+                let line = RPCEncoder.notification(.resync, snapshot)
+                channel.writeAndFlush(channel.allocator.buffer(bytes: line), promise: nil)
+                core.pages.wrote(bytes: line.count)
             }
         }
     }

@@ -189,6 +189,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
 
     func write(_ bytes: [UInt8], to channel: any Channel) {
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+        core.pages.wrote(bytes: bytes.count)
     }
 
     // MARK: - idle connections
