@@ -15,7 +15,7 @@ import Testing
         var generator = SeededGenerator(seed: 7)
         for step in 0..<20_000 {
             let key = Int.random(in: 0..<distinct, using: &generator)
-            switch Int.random(in: 0..<6, using: &generator) {
+            switch Int.random(in: 0..<7, using: &generator) {
             case 0, 1:
                 #expect(map.updateValue(step, forKey: key) == reference.updateValue(step, forKey: key))
             case 2:
@@ -34,12 +34,16 @@ import Testing
                 #expect(changed == reference[key])
             case 4:
                 #expect(map.removeValue(forKey: key) == reference.removeValue(forKey: key))
+            case 5 where step % 2 == 0:
+                map[key] = step % 4 == 0 ? nil : step
+                reference[key] = step % 4 == 0 ? nil : step
             default:
                 map.compact()
             }
             #expect(map.count == reference.count && map[key] == reference[key], "step \(step)")
         }
         #expect(Dictionary(uniqueKeysWithValues: zip(map.keys, map.values)) == reference)
+        #expect(Dictionary(uniqueKeysWithValues: map.map { ($0.key, $0.value) }) == reference, "iterated, the same pairs")
         map.removeAll()
         #expect(map.isEmpty && map.keys.isEmpty && map[0] == nil)
     }

@@ -51,7 +51,8 @@ public final class Engine {
     var projectIndex: ProjectIndex
     /// A full scan has run (see `fullScan`).
     private var hasScanned = false
-    var projects: [String: ProjectState] = [:]
+    /// Each project's resolved state, by directory (most roots have one or a few).
+    var projects = SmallMap<String, ProjectState>()
     /// Subject ↔ project, and the moves of the current change.
     var subjects = SubjectIndex()
     private(set) var store = EvaluationStore()
@@ -227,7 +228,7 @@ public final class Engine {
 
     private func dropAllProjects() {
         for state in projects.values { delta.drop(state.diagnostics) }
-        projects = [:]
+        projects.removeAll()
     }
 
     func resolveProject(_ dir: String) -> ProjectState {
@@ -368,6 +369,7 @@ public final class Engine {
             delta.store(record.diagnostics)
         }
         store.compact()
+        projects.compact()
         evaluationsRun += items.count
         return items.count
     }

@@ -27,9 +27,16 @@ struct SmallMap<Key: Hashable, Value> {
         return nil
     }
 
+    /// Set to nil, the key goes. Changing part of a value through this subscript copies it out
+    /// and back: `update` changes it where it is.
     subscript(key: Key) -> Value? {
-        if indexed { return map[key] }
-        return position(of: key).map { pairs[$0].value }
+        get {
+            if indexed { return map[key] }
+            return position(of: key).map { pairs[$0].value }
+        }
+        set {
+            if let newValue { updateValue(newValue, forKey: key) } else { removeValue(forKey: key) }
+        }
     }
 
     /// Sets `key`'s value; returns the one it replaces.
@@ -107,3 +114,16 @@ struct SmallMap<Key: Hashable, Value> {
 }
 
 extension SmallMap: Sendable where Key: Sendable, Value: Sendable {}
+
+extension SmallMap: Sequence {
+    /// The pairs, then the dictionary's (one of the two is empty).
+    struct Iterator: IteratorProtocol {
+        fileprivate var pairs: IndexingIterator<[(key: Key, value: Value)]>
+        fileprivate var map: Dictionary<Key, Value>.Iterator
+
+        mutating func next() -> (key: Key, value: Value)? { pairs.next() ?? map.next() }
+    }
+
+    func makeIterator() -> Iterator { Iterator(pairs: pairs.makeIterator(), map: map.makeIterator()) }
+    var underestimatedCount: Int { count }
+}

@@ -10,9 +10,9 @@ struct SubjectIndex: Sendable {
     /// Per node id: the project (a directory node) of its subjects.
     private var projectNode: [NodeID] = []
     /// Project node → its member nodes, per kind ordinal.
-    private var members: [NodeID: [Set<NodeID>]] = [:]
+    private var members = SmallMap<NodeID, [Set<NodeID>]>()
     /// Project node → its directory path (a few per root).
-    private var projectPaths: [NodeID: String] = [:]
+    private var projectPaths = SmallMap<NodeID, String>()
     private(set) var count = 0
     /// (subject, old project, new project) of the current change.
     var changes: [(subject: Subject, old: String?, new: String?)] = []
@@ -22,8 +22,8 @@ struct SubjectIndex: Sendable {
     mutating func removeAll() {
         kinds = []
         projectNode = []
-        members = [:]
-        projectPaths = [:]
+        members.removeAll()
+        projectPaths.removeAll()
         count = 0
     }
 
@@ -149,14 +149,14 @@ struct SubjectIndex: Sendable {
             members[project] = Array(repeating: [], count: Self.kindCount)
             projectPaths[project] = tree.path(of: project)
         }
-        members[project]![kind.ordinal].insert(node)
+        members.updateIfPresent(project) { _ = $0[kind.ordinal].insert(node) }
         count += 1
     }
 
     private mutating func removeMember(_ kind: SubjectKind, _ node: NodeID) {
         kinds[Int(node)] &= ~kind.bit
         let p = projectNode[Int(node)]
-        members[p]?[kind.ordinal].remove(node)
+        members.updateIfPresent(p) { _ = $0[kind.ordinal].remove(node) }
         count -= 1
         if members[p]?.allSatisfy(\.isEmpty) == true {
             members[p] = nil
