@@ -79,17 +79,27 @@ import Watcher
         await consumer.value
     }
 
-    /// Asked just before each root's scan, the watcher says the root's watches are in place,
-    /// though the core has read no word of it: no root is rescanned after its scan, not when the
-    /// word comes afterwards either, and changes are seen. Exact: nothing waits on the event loop.
-    @Test func rootsFoundWatchedWhenTheirScanBeginsAreNotRescannedEvenWhenTheWordComesLate() async throws {
+    /// Three roots of one empty asset set each, and a core started on them whose watcher places
+    /// each root's watches as soon as it is added, without saying so (`prepare` sets it up first).
+    static func startedOnPlacedRoots(
+        _ prepare: (FakeWatchEventSource, [TempTree]) -> Void = { _, _ in }
+    ) async throws -> (trees: [TempTree], watcher: FakeWatchEventSource, core: DaemonCore, consumer: Task<Void, Never>) {
         let trees = try (0..<3).map { _ in try TempTree([Self.set: .text(#"{"images":[]}"#)]) }
         let watcher = FakeWatchEventSource()
         watcher.placesWatches = true
+        prepare(watcher, trees)
         var configuration = DaemonConfiguration(socketPath: trees[0].path + "/unused.sock", kinds: BuiltinKinds.registry)
         configuration.settleMilliseconds = 5
         configuration.roots = trees.map(\.path)
         let (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher)
+        return (trees, watcher, core, consumer)
+    }
+
+    /// Asked just before each root's scan, the watcher says the root's watches are in place,
+    /// though the core has read no word of it: no root is rescanned after its scan, not when the
+    /// word comes afterwards either, and changes are seen. Exact: nothing waits on the event loop.
+    @Test func rootsFoundWatchedWhenTheirScanBeginsAreNotRescannedEvenWhenTheWordComesLate() async throws {
+        let (trees, watcher, core, consumer) = try await Self.startedOnPlacedRoots()
         for tree in trees { watcher.send(.rescan(root: tree.path, reason: .watchAdded)) }
         _ = try await core.sync(timeoutMilliseconds: Self.deadline)
         let metrics = await core.metricsText()
@@ -116,15 +126,10 @@ import Watcher
     /// watcher's reason once scanned, never `ready`; the others ready. The word that comes later
     /// changes neither, and the root is ready once the watcher says it recovered.
     @Test func aRootFoundWatchedButPartlyUnwatchedIsDegradedNotReady() async throws {
-        let trees = try (0..<3).map { _ in try TempTree([Self.set: .text(#"{"images":[]}"#)]) }
-        let watcher = FakeWatchEventSource()
-        watcher.placesWatches = true
         let reason = "fs.inotify.max_user_watches (8192) reached: 3 folders unwatched"
-        watcher.setDegraded(trees[1].path, reason: reason)
-        var configuration = DaemonConfiguration(socketPath: trees[0].path + "/unused.sock", kinds: BuiltinKinds.registry)
-        configuration.settleMilliseconds = 5
-        configuration.roots = trees.map(\.path)
-        let (core, consumer) = await DaemonCoreWatcherSeamTests.started(configuration, watcher: watcher)
+        let (trees, watcher, core, consumer) = try await Self.startedOnPlacedRoots { watcher, trees in
+            watcher.setDegraded(trees[1].path, reason: reason)
+        }
         _ = try await core.sync(timeoutMilliseconds: Self.deadline)
         func states() async -> [String] {
             await core.status().roots.sorted { $0.path < $1.path }.map { "\($0.path): \($0.state) \($0.reason ?? "-")" }
