@@ -314,6 +314,7 @@ package actor DaemonCore {
         let (next, trim) = wholeRoot ? slots.wholeRoot.leave(long: long) : slots.changes.leave(long: long)
         next?.resume()
         guard trim else { return }
+        metrics.engineTrims += 1
         let caches = wholeRoot && configuration.shedCachesAfterScans ? caches : nil
         DispatchQueue.global(qos: .utility).async {
             caches?.shedScanLeftovers()

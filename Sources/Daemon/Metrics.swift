@@ -21,6 +21,8 @@ struct DaemonMetrics {
     /// Evaluations and their times by rule (its module entry) and kind, for every root since the
     /// daemon started (a removed root's count stays: the metric is a counter).
     var rules: [String: (kind: String, stat: RuleStat)] = [:]
+    /// Times the heap was trimmed after a burst of engine jobs or a long one (`EngineSlots`).
+    var engineTrims = 0
 
     mutating func observeRules(_ metrics: [RuleMetric]) {
         for r in metrics { rules[r.source, default: (r.kind, RuleStat())].stat.merge(r.stat) }
@@ -143,6 +145,11 @@ extension DaemonCore {
         e.sample("reswatch_rule_module_errors", [], Double(status().ruleErrors.count))
         e.family("reswatch_clients", "gauge", "Connections open on the socket.")
         e.sample("reswatch_clients", [], Double(clientGauge.current))
+        e.family(
+            "reswatch_heap_trims_total", "counter",
+            "Times free heap pages went back to the kernel, by what came before: engine jobs, or a large socket message.")
+        e.sample("reswatch_heap_trims_total", [("after", "engine jobs")], Double(metrics.engineTrims))
+        e.sample("reswatch_heap_trims_total", [("after", "socket message")], Double(pages.trims))
         e.family("reswatch_generation", "gauge", "Changes of the set of findings since start.")
         e.sample("reswatch_generation", [], Double(generation))
         return e.text

@@ -13,6 +13,7 @@ package final class PageReleaser: Sendable {
     package static let largeMessage = 64 * 1024
 
     private let scheduled = Atomic<Bool>(false)
+    private let done = Atomic<Int>(0)
     private let delay: DispatchTimeInterval
     private let release: @Sendable () -> Void
 
@@ -30,6 +31,10 @@ package final class PageReleaser: Sendable {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [self] in
             scheduled.store(false, ordering: .releasing)
             release()
+            done.add(1, ordering: .relaxed)
         }
     }
+
+    /// Trims run so far (`reswatch_heap_trims_total{after="socket message"}`).
+    package var trims: Int { done.load(ordering: .relaxed) }
 }

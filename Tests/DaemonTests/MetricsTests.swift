@@ -34,7 +34,7 @@ import Testing
             "reswatch_findings", "reswatch_files", "reswatch_root_state", "reswatch_watches", "reswatch_rescans_total",
             "reswatch_queue_depth", "reswatch_batch_duration_seconds", "reswatch_rule_evaluations_total",
             "reswatch_rule_evaluation_seconds", "reswatch_exec_rule_failures", "reswatch_clients", "reswatch_rule_module_errors",
-            "reswatch_inotify_overflows_total",
+            "reswatch_inotify_overflows_total", "reswatch_heap_trims_total",
         ] {
             #expect(once.stdout.contains("# TYPE \(family) "), "\(family) is exported")
         }
@@ -89,5 +89,32 @@ import Testing
             ])
         #expect(started.status == 0, "\(started.stderr)")
         #expect(try FileSystem.status(file).mode & 0o777 == 0o644)
+    }
+
+    /// A reply of 64 kB or more is followed by a trim of the heap (`PageReleaser`), through the
+    /// real socket: the diagnostics of a root with 400 broken asset sets, and the counter says
+    /// so; the scan's own trim is counted apart. The metrics replies read here are small.
+    @Test func aLargeReplyIsFollowedByATrim() throws {
+        let sets = (0..<400).map { ("Assets.xcassets/S\($0).imageset/Contents.json", ExampleFile.text("{ broken")) }
+        let tree = try TempTree(Dictionary(uniqueKeysWithValues: sets))
+        let daemon = try DaemonHarness(roots: [tree.path])
+        func trims(after: String) throws -> Int? {
+            let r = try runCommand(Repo.binary, ["metrics", "--socket", daemon.socket])
+            #expect(r.stdout.utf8.count < 64 * 1024, "a metrics reply of \(r.stdout.utf8.count) bytes")
+            let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("reswatch_heap_trims_total{after=\"\(after)\"} ") }
+            return line.flatMap { Int($0.split(separator: " ").last!) }
+        }
+        #expect(try trims(after: "socket message") == 0, "no large message yet")
+        #expect(try trims(after: "engine jobs").map { $0 >= 1 } == true, "the scan was trimmed after")
+        let reply = try daemon.call("diagnostics")
+        let bytes = try JSONEncoder().encode(reply).count
+        #expect(bytes >= 64 * 1024, "a reply of \(bytes) bytes")
+        var seen = 0
+        for _ in 0..<100 {
+            seen = try trims(after: "socket message") ?? 0
+            if seen > 0 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(seen == 1, "one trim after the large reply")
     }
 }
