@@ -48,7 +48,8 @@ extension DaemonCore {
         if let root {
             let r = FileSystem.absolutePath(root)
             guard let record = roots[r] else { throw .notFound("\(r) is not watched (watch/list shows the roots)") }
-            selected = [r: record]
+            selected = DenseMap()
+            selected[r] = record
         }
         var out: [Diagnostic] = []
         var matched = path == nil

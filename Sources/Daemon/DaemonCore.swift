@@ -21,7 +21,7 @@ package actor DaemonCore {
     let eventLog: EventLog?
     let notifier: SystemdNotifier
     var modules: RuleModules
-    var roots: [String: WatchedRoot] = [:]
+    var roots = DenseMap<String, WatchedRoot>()
     /// Configured roots `start` has not added yet. The socket may answer before `start` runs,
     /// and `start` scans the roots one after another: `status` lists these as scanning, so that
     /// no reply says the daemon watches fewer roots than it was told to (a client that waits for
