@@ -65,7 +65,8 @@ def rows(r):
         s = r.get(key)
         if s and base is not None:
             peer = f"watchman {s['watchman_rss_mb']:.1f} MB" if s.get("watchman_rss_mb") is not None else "watchman not run"
-            out.append((what, "<= the 100k figure", f"{s['per_file_b']:.0f} B ({s['rss_mb']:.1f} MB)",
+            runs = f", median of {s['runs']}" if s.get("runs", 1) > 1 else ""
+            out.append((what, "<= the 100k figure", f"{s['per_file_b']:.0f} B ({s['rss_mb']:.1f} MB{runs})",
                         f"100k: {base:.0f} B; {peer}", s["per_file_b"] <= base, MEMORY))
         else:
             out.append((what, "<= the 100k figure", None, None, None, MEMORY))
