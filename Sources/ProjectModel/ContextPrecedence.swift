@@ -38,7 +38,9 @@ extension ProjectContext {
             let set = Set(numbers.compactMap { $0 == "1" ? Device.iphone : ($0 == "2" ? Device.ipad : nil) })
             return set.isEmpty ? nil : set
         }
-        if let d = first("devices", config.devices, pbx, "TARGETED_DEVICE_FAMILY", pbx.deviceFamily, plistDevices) { devices = d }
+        if let d = first("devices", config.devices, pbx, "TARGETED_DEVICE_FAMILY", pbx.deviceFamily, plistDevices) {
+            devices = Device.shared(d)
+        }
         if let t = first(
             "deployment-target", config.deploymentTarget, pbx, "IPHONEOS_DEPLOYMENT_TARGET", pbx.deploymentTarget,
             plist?["MinimumOSVersion"]?.text.flatMap(OSVersion.init))

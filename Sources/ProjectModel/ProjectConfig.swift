@@ -23,6 +23,19 @@ public struct ProjectConfig: Sendable, Hashable {
 public enum Device: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     case iphone, ipad
     public static func < (a: Device, b: Device) -> Bool { a.rawValue < b.rawValue }
+
+    /// Every set of devices, made once, by the bits of `allCases` it holds.
+    private static let sets: [Set<Device>] = (0..<(1 << allCases.count)).map { bits in
+        Set(allCases.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
+    }
+
+    /// The set of these devices made once and shared: a project's context holds one of these,
+    /// not a set of its own (a heap block of 66 bytes a project, for 1,000 roots 66 kB).
+    public static func shared(_ devices: Set<Device>) -> Set<Device> {
+        var bits = 0
+        for (i, d) in allCases.enumerated() where devices.contains(d) { bits |= 1 << i }
+        return sets[bits]
+    }
 }
 
 public enum Distribution: String, Sendable, Hashable, Codable {

@@ -16,7 +16,8 @@ public enum ContextSource: String, Sendable, Hashable, Codable {
 public struct ProjectContext: Sendable, Hashable {
     /// Root-relative project directory ("" for the root itself).
     public var directory: String
-    public var devices: Set<Device> = [.iphone, .ipad]
+    /// One of the sets `Device.shared` hands out (each project's own was a heap block).
+    public var devices = Device.shared(Set(Device.allCases))
     public var deploymentTarget = OSVersion(12, 0)
     public var distribution = Distribution.appStore
     public var appIconName: String?
@@ -59,7 +60,7 @@ public struct ProjectContext: Sendable, Hashable {
     public var ignore: [String] = []
     public var disabledRules: Set<String> = []
     public var severityOverrides: [String: SeverityOverride] = [:]
-    public var sources: [String: ContextSource] = [
+    public var sources: ContextSources = [
         "devices": .defaults, "deployment-target": .defaults, "distribution": .defaults,
     ]
     /// Problems found while reading the context's own files (the engine reports each one).

@@ -55,7 +55,7 @@ public struct CheckReport: Sendable, Encodable {
             configuration = c.configuration
             configurationReason = c.configurationReason
             notes = c.notes
-            sources = c.sources.mapValues(\.rawValue)
+            sources = c.sources.dictionary.mapValues(\.rawValue)
         }
 
         public func encode(to encoder: any Encoder) throws {
