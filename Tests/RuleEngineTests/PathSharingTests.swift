@@ -97,7 +97,7 @@ import Testing
         for input in engine.store.inputs {
             switch input {
             case .file(let p), .listing(let p): referred.insert(p)
-            case .subjects(_, let project): referred.insert(project)
+            case .subjectsOf(let project, _): referred.insert(project)
             }
         }
         #expect(engine.store.count > 20)
@@ -111,6 +111,14 @@ import Testing
     /// A path found from an evaluation's folder is the node a walk from the root finds, for paths
     /// below the folder, beside it (a sibling whose name starts with the folder's), above it and
     /// not in the tree at all.
+    /// A project keeps what resolving it read in an array: an input is its path and a byte or
+    /// two, 24 bytes, not the 32 of the kind's byte padded before the path.
+    @Test func anInputIsAPathAndAKind() {
+        #expect(MemoryLayout<EvaluationInput>.stride == 24)
+        #expect(EvaluationInput.subjects(.infoPlist, project: "App") == .subjectsOf(project: "App", kind: .infoPlist))
+        #expect(EvaluationInput.subjects(.infoPlist, project: "App") != .subjects(.assetSet, project: "App"))
+    }
+
     @Test func pathsFoundFromAFolderAreThePathsFoundFromTheRoot() throws {
         let set = "App/Assets.xcassets/AppIcon.appiconset"
         let tree = try TempTree([

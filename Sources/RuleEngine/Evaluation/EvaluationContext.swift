@@ -8,7 +8,14 @@ import SystemCalls
 public enum EvaluationInput: Hashable, Sendable {
     case file(String)
     case listing(String)
-    case subjects(SubjectKind, project: String)
+    /// The path first: laid out (kind, path), the kind's byte was padded to 8 and an input took
+    /// 32 bytes, not 24 (a project keeps its resolution's inputs in an array).
+    case subjectsOf(project: String, kind: SubjectKind)
+
+    /// The subjects of one kind in a project.
+    public static func subjects(_ kind: SubjectKind, project: String) -> EvaluationInput {
+        .subjectsOf(project: project, kind: kind)
+    }
 }
 
 /// What a rule sees while it evaluates one subject. Every read is recorded as an input.

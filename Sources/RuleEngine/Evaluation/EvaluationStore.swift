@@ -223,7 +223,7 @@ struct EvaluationStore {
         switch input {
         case .file(let p): strings.id(p).map { InputID(path: $0, tag: 0, kind: 0) }
         case .listing(let p): strings.id(p).map { InputID(path: $0, tag: 1, kind: 0) }
-        case .subjects(let kind, let project): strings.id(project).map { InputID(path: $0, tag: 2, kind: UInt8(kind.ordinal)) }
+        case .subjectsOf(let project, let kind): strings.id(project).map { InputID(path: $0, tag: 2, kind: UInt8(kind.ordinal)) }
         }
     }
 
@@ -231,7 +231,7 @@ struct EvaluationStore {
         switch input {
         case .file(let p): InputID(path: strings.retain(p), tag: 0, kind: 0)
         case .listing(let p): InputID(path: strings.retain(p), tag: 1, kind: 0)
-        case .subjects(let kind, let project): InputID(path: strings.retain(project), tag: 2, kind: UInt8(kind.ordinal))
+        case .subjectsOf(let project, let kind): InputID(path: strings.retain(project), tag: 2, kind: UInt8(kind.ordinal))
         }
     }
 
