@@ -2,15 +2,26 @@
 /// per node a bit per subject kind and its project's node; per project, its members by kind. No
 /// path is stored (paths are rebuilt from the tree when a `Subject` is handed out). Also the
 /// subjects the current change added, removed or moved between projects.
+///
+/// A tree of up to `scanLimit` nodes keeps no member sets: a project's members are found by
+/// reading the two per-node arrays, a few hundred entries. The sets of a root of 100 files (a set
+/// per kind, an array of them per project) were 1 kB of its memory, for 1,000 such roots 1 MB
+/// (docs/performance.md); a bigger tree keeps them, so that a project's members are not a walk of
+/// every node.
 struct SubjectIndex: Sendable {
     typealias NodeID = ResourceTree.NodeID
 
+    /// Trees of more nodes than this keep a set of members per project and kind.
+    static let defaultScanLimit = 1_024
+    let scanLimit: Int
     /// Per node id: one bit per `SubjectKind` (by `ordinal`), 0 when the node is no subject.
     private var kinds: [UInt16] = []
     /// Per node id: the project (a directory node) of its subjects.
     private var projectNode: [NodeID] = []
-    /// Project node → its member nodes, per kind ordinal.
+    /// Project node → its member nodes, per kind ordinal; kept only while `indexed`.
     private var members = SmallMap<NodeID, [Set<NodeID>]>()
+    /// The tree has more than `scanLimit` nodes: `members` is kept.
+    private(set) var indexed = false
     /// Project node → its directory path (a few per root).
     private var projectPaths = SmallMap<NodeID, String>()
     private(set) var count = 0
@@ -19,10 +30,13 @@ struct SubjectIndex: Sendable {
 
     static let kindCount = SubjectKind.allCases.count
 
+    init(scanLimit: Int = Self.defaultScanLimit) { self.scanLimit = scanLimit }
+
     mutating func removeAll() {
         kinds = []
         projectNode = []
         members.removeAll()
+        indexed = false
         projectPaths.removeAll()
         count = 0
     }
@@ -33,6 +47,31 @@ struct SubjectIndex: Sendable {
         removeAll()
         kinds = [UInt16](repeating: 0, count: nodes)
         projectNode = [NodeID](repeating: 0, count: nodes)
+        indexed = nodes > scanLimit
+    }
+
+    /// A project's members by kind ordinal: its sets, or (a small tree) read from the per-node arrays.
+    private func memberSets(_ p: NodeID) -> [Set<NodeID>]? {
+        if indexed { return members[p] }
+        guard projectPaths[p] != nil else { return nil }
+        var sets = [Set<NodeID>](repeating: [], count: Self.kindCount)
+        forEachMember(of: p) { node, bits in
+            for kind in SubjectKind.allCases where bits & kind.bit != 0 { sets[kind.ordinal].insert(node) }
+        }
+        return sets
+    }
+
+    /// Each node with a subject in project `p`, and its kinds' bits (a small tree's scan).
+    private func forEachMember(of p: NodeID, _ body: (NodeID, UInt16) -> Void) {
+        for i in kinds.indices where kinds[i] != 0 && projectNode[i] == p { body(NodeID(i), kinds[i]) }
+    }
+
+    /// The project's subjects of one kind as subjects (paths built), unsorted.
+    private func subjects(_ kind: SubjectKind, inProject p: NodeID, tree: ResourceTree) -> [Subject] {
+        if indexed { return members[p]?[kind.ordinal].map { Subject(kind, tree.path(of: $0)) } ?? [] }
+        var out: [Subject] = []
+        forEachMember(of: p) { node, bits in if bits & kind.bit != 0 { out.append(Subject(kind, tree.path(of: node))) } }
+        return out
     }
 
     private func has(_ kind: SubjectKind, _ node: NodeID) -> Bool {
@@ -51,40 +90,49 @@ struct SubjectIndex: Sendable {
 
     /// Whether a project directory holds any subject.
     func hasMembers(_ project: String, in tree: ResourceTree) -> Bool {
-        guard let p = tree.node(project), let m = members[p] else { return false }
-        return projectPaths[p] == project && !m.allSatisfy(\.isEmpty)
+        guard let p = tree.node(project), projectPaths[p] == project else { return false }
+        if indexed { return members[p].map { !$0.allSatisfy(\.isEmpty) } ?? false }
+        var found = false
+        forEachMember(of: p) { _, _ in found = true }
+        return found
     }
 
     func memberCount(_ project: String, in tree: ResourceTree) -> Int {
-        guard let p = tree.node(project), projectPaths[p] == project, let m = members[p] else { return 0 }
-        return m.reduce(0) { $0 + $1.count }
+        guard let p = tree.node(project), projectPaths[p] == project else { return 0 }
+        if indexed { return members[p]?.reduce(0) { $0 + $1.count } ?? 0 }
+        var n = 0
+        forEachMember(of: p) { _, bits in n += bits.nonzeroBitCount }
+        return n
     }
 
     /// How many subjects of one kind a project has.
     func count(_ kind: SubjectKind, inProject project: String, tree: ResourceTree) -> Int {
-        guard let p = tree.node(project), projectPaths[p] == project, let m = members[p] else { return 0 }
-        return m[kind.ordinal].count
+        guard let p = tree.node(project), projectPaths[p] == project else { return 0 }
+        if indexed { return members[p]?[kind.ordinal].count ?? 0 }
+        var n = 0
+        forEachMember(of: p) { _, bits in if bits & kind.bit != 0 { n += 1 } }
+        return n
     }
 
     /// The subjects of one kind in a project, sorted.
     func subjects(_ kind: SubjectKind, inProject project: String, tree: ResourceTree) -> [Subject] {
-        guard let p = tree.node(project), projectPaths[p] == project, let m = members[p] else { return [] }
-        return m[kind.ordinal].map { Subject(kind, tree.path(of: $0)) }.sorted()
+        guard let p = tree.node(project), projectPaths[p] == project else { return [] }
+        return subjects(kind, inProject: p, tree: tree).sorted()
     }
 
     /// Every subject of a project.
     func subjects(inProject project: String, tree: ResourceTree) -> [Subject] {
-        guard let p = tree.node(project), projectPaths[p] == project, let m = members[p] else { return [] }
+        guard let p = tree.node(project), projectPaths[p] == project else { return [] }
         var out: [Subject] = []
-        for kind in SubjectKind.allCases { out += m[kind.ordinal].map { Subject(kind, tree.path(of: $0)) } }
+        for kind in SubjectKind.allCases { out += subjects(kind, inProject: p, tree: tree) }
         return out
     }
 
     /// The subjects of each kind in each project, as a group (one lookup of the project's rules
     /// per group, not per subject).
     func forEachGroup(_ body: (_ kind: SubjectKind, _ nodes: Set<NodeID>, _ project: String) -> Void) {
-        for (p, m) in members {
-            guard let dir = projectPaths[p] else { continue }
+        for (p, dir) in projectPaths {
+            guard let m = memberSets(p) else { continue }
             for kind in SubjectKind.allCases where !m[kind.ordinal].isEmpty { body(kind, m[kind.ordinal], dir) }
         }
     }
@@ -104,6 +152,7 @@ struct SubjectIndex: Sendable {
             let grow = max(i + 1 - kinds.count, kinds.count / 2)
             kinds += repeatElement(0, count: grow)
             projectNode += repeatElement(0, count: grow)
+            if !indexed && kinds.count > scanLimit { buildMembers() }
         }
         let old = project(of: kind, node)
         if has(kind, node) {
@@ -111,10 +160,14 @@ struct SubjectIndex: Sendable {
             removeMember(kind, node)
         }
         if kinds[i] != 0 && projectNode[i] != target {
-            // A node's subjects share one project: move its other kinds along.
-            for other in SubjectKind.allCases where has(other, node) {
-                let was = project(of: other, node)
-                removeMember(other, node)
+            // A node's subjects share one project: move its other kinds along. All out of the old
+            // project first: `removeMember` finds the project by the node's, which adding one to
+            // the new project changes (one at a time, the second kind stayed in the old project's
+            // set, and its move was recorded from the new one: SubjectIndexTests).
+            let others = SubjectKind.allCases.filter { has($0, node) }
+            let was = project(of: others[0], node)
+            for other in others { removeMember(other, node) }
+            for other in others {
                 addMember(other, node, project: target, tree: tree)
                 if recording { changes.append((Subject(other, tree.path(of: node)), was, projectPaths[target])) }
             }
@@ -142,25 +195,43 @@ struct SubjectIndex: Sendable {
         return touched
     }
 
+    /// The tree grew past `scanLimit`: the member sets, built from the per-node arrays.
+    private mutating func buildMembers() {
+        indexed = true
+        for p in projectPaths.keys {
+            var sets = [Set<NodeID>](repeating: [], count: Self.kindCount)
+            forEachMember(of: p) { node, bits in
+                for kind in SubjectKind.allCases where bits & kind.bit != 0 { sets[kind.ordinal].insert(node) }
+            }
+            members[p] = sets
+        }
+    }
+
     private mutating func addMember(_ kind: SubjectKind, _ node: NodeID, project: NodeID, tree: ResourceTree) {
         kinds[Int(node)] |= kind.bit
         projectNode[Int(node)] = project
-        if members[project] == nil {
-            members[project] = Array(repeating: [], count: Self.kindCount)
-            projectPaths[project] = tree.path(of: project)
+        if projectPaths[project] == nil { projectPaths[project] = tree.path(of: project) }
+        if indexed {
+            if members[project] == nil { members[project] = Array(repeating: [], count: Self.kindCount) }
+            members.updateIfPresent(project) { _ = $0[kind.ordinal].insert(node) }
         }
-        members.updateIfPresent(project) { _ = $0[kind.ordinal].insert(node) }
         count += 1
     }
 
     private mutating func removeMember(_ kind: SubjectKind, _ node: NodeID) {
         kinds[Int(node)] &= ~kind.bit
         let p = projectNode[Int(node)]
-        members.updateIfPresent(p) { _ = $0[kind.ordinal].remove(node) }
         count -= 1
-        if members[p]?.allSatisfy(\.isEmpty) == true {
-            members[p] = nil
-            projectPaths[p] = nil
+        if indexed {
+            members.updateIfPresent(p) { _ = $0[kind.ordinal].remove(node) }
+            if members[p]?.allSatisfy(\.isEmpty) == true {
+                members[p] = nil
+                projectPaths[p] = nil
+            }
+        } else {
+            var left = false
+            forEachMember(of: p) { _, _ in left = true }
+            if !left { projectPaths[p] = nil }
         }
     }
 }
