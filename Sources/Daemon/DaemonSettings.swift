@@ -93,9 +93,14 @@ package enum DaemonSettings {
             ], example: "rules: []"
         ) { c, v, x throws(ConfigFileError) in c.ruleDirectories += try x.strings(v, "directories").map(x.absolute) },
         DaemonSetting(
-            key: "exclude", option: nil, summary: "Directory names never watched or scanned (replaces the default list).",
-            comment: ["Directory names never watched or scanned (replaces the default list)."],
-            example: "exclude: [.git, DerivedData, build, node_modules, Pods, __MACOSX]"
+            key: "exclude", option: nil,
+            summary:
+                "Directory names never watched or scanned, `*.x` for a name ending (replaces the default list; Pods, node_modules, Carthage and *.docset are vendored: said as project.left-out).",
+            comment: [
+                "Directory names never watched or scanned, '*.x' for a name ending (replaces the default list).",
+                "Pods, node_modules, Carthage and *.docset are other projects': said once as project.left-out.",
+            ],
+            example: "exclude: [.git, DerivedData, build, __MACOSX, Pods, node_modules, Carthage, '*.docset']"
         ) { c, v, x throws(ConfigFileError) in c.excludes = Set(try x.strings(v, "directory names")) },
         DaemonSetting(
             key: "allow-project-exec", option: "allow-project-exec",

@@ -4,6 +4,9 @@ import SystemCalls
 public enum ImageKind: String, Sendable, Hashable {
     case png, jpeg, gif, webp, heic, tiff, bmp, pdf
     case appleDouble = "AppleDouble resource fork"
+    /// A Git LFS pointer (`version https://git-lfs.github.com/spec/v1` …): the repository was
+    /// cloned without `git lfs pull`, and the image itself is not in the tree.
+    case lfsPointer = "Git LFS pointer"
     case empty = "empty file"
     case unknown = "unknown data"
 
@@ -17,17 +20,17 @@ public enum ImageKind: String, Sendable, Hashable {
         case .tiff: "TIFF"
         case .bmp: "BMP"
         case .pdf: "PDF"
-        case .appleDouble, .empty, .unknown: rawValue
+        case .appleDouble, .lfsPointer, .empty, .unknown: rawValue
         }
     }
 
     /// Identifies content by its magic number.
     public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageKind where C.Index == Int {
-        // The first 16 bytes on the stack, compared in place: the seven arrays the tests below made
+        // The first 48 bytes on the stack, compared in place: the seven arrays the tests below made
         // were 1,100 instructions an image.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { b in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { b in
             var n = 0
-            for byte in bytes.prefix(16) {
+            for byte in bytes.prefix(48) {
                 b[n] = byte
                 n += 1
             }
@@ -55,6 +58,9 @@ public enum ImageKind: String, Sendable, Hashable {
         if starts("BM") { return .bmp }
         if starts("%PDF") { return .pdf }
         if starts((0x00, 0x05, 0x16, 0x07)) { return .appleDouble }
+        // The pointer's first line, as the Git LFS specification fixes it (spec v1: "version
+        // https://git-lfs.github.com/spec/v1"; earlier pointers say "https://hawser.github.com/spec/v1").
+        if starts("version https://git-lfs.github.com/spec/") || starts("version https://hawser.github.com/spec/") { return .lfsPointer }
         return .unknown
     }
 }

@@ -103,6 +103,14 @@ public struct ResolvedBuildSettings: Sendable, Hashable {
         "SWIFT_MODULE_NAME", "CONTENTS_FOLDER_PATH", "EFFECTIVE_PLATFORM_NAME",
     ]
 
+    /// A setting as xcodebuild resolves it when every .xcconfig of the target was read: a
+    /// `$(VAR)` no level defines is empty (HomeAssistant's `WatchIcon${BUNDLE_ID_SUFFIX}` is
+    /// `WatchIcon` in Release, whose xcconfig sets no suffix). nil as `expandingUndefinedAsEmpty`.
+    public func stringUndefinedAsEmpty(_ key: String) -> String? {
+        guard let raw = values[key]?.raw else { return builtins[key] }
+        return expandingUndefinedAsEmpty(raw)?.value
+    }
+
     /// A text as Xcode expands it when it builds the Info.plist: a `$(VAR)` the target's settings
     /// do not define becomes empty (`undefined` names them). nil when a reference cannot be
     /// judged: one to an Xcode setting reswatch does not model, a modifier (`$(VAR:lower)`), or

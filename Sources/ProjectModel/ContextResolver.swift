@@ -42,14 +42,43 @@ public enum ContextResolver {
         let project = readProject(dir, files: files, app: app, into: &context)
         let pbx = project.settings
         context.adopt(pbx, projectDirectory: dir, files: files)
+        // A project that builds no iOS app has no app Info.plist to find by convention (a Mac
+        // app's beside its .xcodeproj is not one), unless .reswatch.yaml names one.
+        if project.found, pbx.targetName == nil, config.config.infoPlist == nil, let why = noApp(pbx.targets, project: project.name) {
+            context.noAppReason = why
+            // Said once for the project, naming every target (not once more for each).
+            context.problems.removeAll { $0.kind == .notChecked }
+            context.problems.append(
+                ContextProblem(.notChecked, path: dir, line: nil, message: "\(why): nothing in it is judged as an app's"))
+        }
+        // A project inside a Swift package's folder (below the checked root) is the package's
+        // example, demo or inspector app, not a product of the repository: said, not judged,
+        // unless its own .reswatch.yaml asks for it.
+        if project.found, !config.found, context.noAppReason == nil, let package = enclosingPackage(of: dir, files: files) {
+            context.noAppReason =
+                "\(project.name ?? "the project") lies inside the Swift package \(package) (Package.swift): the package's example or demo app"
+            context.problems.removeAll { $0.kind == .notChecked }
+            context.problems.append(
+                ContextProblem(
+                    .notChecked, path: dir, line: nil,
+                    message: "\(context.noAppReason!): not judged as an app the repository ships; a .reswatch.yaml in \(dir) judges it"))
+        }
+        context.isMarked = config.found || project.found
+        // The app's resources as the Xcode project lists them: an asset catalog no target
+        // bundles ships in no product (`unbundledCatalog`).
+        context.resourcesKnown = project.fromXcodeProjects && pbx.targetName != nil && !pbx.resources.isEmpty
         // 3. Info.plist
-        let located = locateInfoPlist(
-            dir: dir, pbx: pbx, config: config.config, xcodeprojName: project.name, candidates: infoPlistCandidates,
-            marked: config.found || project.found, files: files)
+        let located =
+            context.noAppReason != nil
+            ? LocatedInfoPlist(path: nil, reason: "none: the project is not judged as an app (project.not-checked says why)")
+            : locateInfoPlist(
+                dir: dir, pbx: pbx, config: config.config, xcodeprojName: project.name, candidates: infoPlistCandidates,
+                marked: config.found || project.found, files: files)
         context.infoPlist = located.path
         context.infoPlistReason = located.reason
         if let problem = located.problem { context.problems.append(problem) }
-        noteExtensions(among: infoPlistCandidates, files: files, into: &context)
+        noteExtensions(
+            among: infoPlistCandidates, targets: project.found && !pbx.mayUseXcconfig ? pbx.targets : [], files: files, into: &context)
         var plist: PlistValue?
         if let path = context.infoPlist, case .success(let bytes) = files.read(path),
             case .success(let (value, _)) = PropertyListReader.parse(bytes)
@@ -86,6 +115,10 @@ public enum ContextResolver {
         var settings = PBXBuildSettings()
         var name: String?
         var found = false
+        /// Read from checked-in `.xcodeproj`s that all parsed, or from an XcodeGen description with
+        /// no `include:`: their targets' resources are what Xcode bundles (a Tuist manifest is
+        /// read in part).
+        var fromXcodeProjects = false
     }
 
     /// The checked-in `.xcodeproj`s; without one an XcodeGen description, or the literal
@@ -113,7 +146,7 @@ public enum ContextResolver {
     static func readXcodeprojs(
         _ projects: [String], in dir: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext
     ) -> ProjectSettings {
-        var result = ProjectSettings(found: true)
+        var result = ProjectSettings(found: true, fromXcodeProjects: true)
         for name in projects {
             let path = RelativePath.join(dir, name)
             switch XcodeProjectReader.read(path, files: files) {
@@ -129,6 +162,7 @@ public enum ContextResolver {
                     result.settings.targets += settings.targets
                 }
             case .failure(let e):
+                result.fromXcodeProjects = false
                 let file = RelativePath.join(path, "project.pbxproj")
                 let what = if case .unreadable(let io) = e { "cannot be read (\(io.reason))" } else { "cannot be parsed (\(e))" }
                 context.problems.append(
@@ -149,7 +183,8 @@ public enum ContextResolver {
             var settings = PBXProjectReader.settings(project, files: files)
             settings.problems += problems
             context.notes.append("project from the XcodeGen description \(spec)")
-            return ProjectSettings(settings: settings, name: project.name, found: true)
+            // Its targets' sources are what XcodeGen bundles, unless an include: adds more.
+            return ProjectSettings(settings: settings, name: project.name, found: true, fromXcodeProjects: problems.isEmpty)
         case .failure(let problem):
             context.problems.append(
                 ContextProblem(
@@ -176,15 +211,68 @@ public enum ContextResolver {
         }
     }
 
+    /// The nearest folder above `dir` (not the checked root itself) that holds a Package.swift.
+    static func enclosingPackage(of dir: String, files: some ProjectFileAccess) -> String? {
+        var folder = RelativePath.parent(dir)
+        while !folder.isEmpty {
+            if case .success(let entries) = files.list(folder), entries.contains(where: { !$0.isDirectory && $0.name == "Package.swift" }) {
+                return folder
+            }
+            folder = RelativePath.parent(folder)
+        }
+        return nil
+    }
+
+    /// "Runner builds no iOS app (its targets: Runner (macOS application), RunnerTests
+    /// (unit-test bundle))" when every target's product type is known and none is an iOS app; nil
+    /// when there are none or one is of a type reswatch cannot tell (then nothing is concluded).
+    static func noApp(_ targets: [ResolvedTarget], project: String?) -> String? {
+        guard !targets.isEmpty, targets.allSatisfy({ $0.isAggregate || $0.productType.hasPrefix("com.apple.product-type.") })
+        else { return nil }
+        guard !targets.contains(where: \.isIOSApplication) else { return nil }
+        let shown = targets.prefix(6).map { "\($0.name) (\($0.kindDescription))" }
+        let more = targets.count > 6 ? " and \(targets.count - 6) more" : ""
+        return "\(project ?? "the project") builds no iOS app (its targets: \(shown.joined(separator: ", "))\(more))"
+    }
+
     /// An Info.plist with NSExtension is an extension's, whether or not its target could be read:
     /// its folder holds the extension's resources, not the app's.
-    static func noteExtensions(among candidates: [String], files: some ProjectFileAccess, into context: inout ProjectContext) {
+    /// When the project's targets were read and each names its Info.plist, an extension's
+    /// Info.plist that none of them names is left over (its target was removed from project.yml):
+    /// no product ships it, and that is said once (`orphanInfoPlists`, project.left-out).
+    static func noteExtensions(
+        among candidates: [String], targets: [ResolvedTarget], files: some ProjectFileAccess, into context: inout ProjectContext
+    ) {
+        let named = Set(
+            targets.compactMap { t in
+                t.settings.string("INFOPLIST_FILE").flatMap {
+                    $0.isEmpty || $0.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(context.directory, $0))
+                }
+            })
+        // Every target that bundles code names its Info.plist, or generates one: then the list is whole.
+        let whole =
+            !targets.isEmpty && noApp(targets, project: nil) == nil
+            && targets.allSatisfy { $0.isAggregate || $0.productType.hasPrefix("com.apple.product-type.") }
+            && targets.allSatisfy { t in
+                t.isAggregate || t.productType.contains("library") || t.settings.string("INFOPLIST_FILE").map { !$0.isEmpty } == true
+                    || PBXProjectReader.isYes(t.settings.string("GENERATE_INFOPLIST_FILE") ?? "")
+            }
         for candidate in candidates where candidate != context.infoPlist {
             let folder = RelativePath.parent(candidate)
             guard folder != context.directory, !context.otherTargets.contains(where: { $0.directory == folder }),
                 case .success(let bytes) = files.read(candidate), case .success(let (plist, _)) = PropertyListReader.parse(bytes),
                 plist["NSExtension"] != nil || plist["EXAppExtensionAttributes"] != nil
             else { continue }
+            if whole, !named.contains(candidate) {
+                context.orphanInfoPlists.append(candidate)
+                context.problems.append(
+                    ContextProblem(
+                        .leftOut, path: candidate, line: nil,
+                        message:
+                            "\(candidate) is an extension's Info.plist that no target of the project names (INFOPLIST_FILE): no product ships it, so it is not judged"
+                    ))
+                continue
+            }
             context.otherTargets.append(
                 OtherTarget(
                     name: RelativePath.name(folder), kind: "app extension (NSExtension in its Info.plist)", platform: .iOS,

@@ -95,24 +95,31 @@ extension ContextResolver {
                 directory = RelativePath.join(dir, target.name)
             }
             if directory == dir { directory = nil }  // shares the app's folder: nothing to tell apart
-            let bundles = target.isApplication || target.productType.contains("extension") || target.productType.contains("watchapp")
+            let bundles =
+                target.isApplication || target.productType.contains("extension") || target.productType.contains("watchapp")
+                || target.productType == ResolvedTarget.appClipType
             // Another platform is not judged; nor an app whose platform cannot be told (it may be a
             // Mac app). Another iOS app is judged in its own context; an iOS extension (or one whose
             // platform cannot be told) with the app's, in its own folder.
-            let otherPlatform = ![.iOS, .unknown].contains(target.platform) || (target.isApplication && target.platform == .unknown)
+            let otherPlatform =
+                ![.iOS, .unknown].contains(target.platform) || (target.isApplication && target.platform == .unknown)
+                || target.productType == ResolvedTarget.appClipType
             var other = OtherTarget(
                 name: target.name, kind: target.kindDescription, platform: target.platform, productType: target.productType,
                 directory: directory, notChecked: bundles && otherPlatform)
             other.resources = target.resources
-            other.appIconName = target.settings.string("ASSETCATALOG_COMPILER_APPICON_NAME").flatMap { $0.isEmpty ? nil : $0 }
+            other.settingsIncomplete = target.problems.contains {
+                $0.message.hasPrefix("base configuration") || $0.message.contains("#include")
+            }
+            // Every .xcconfig read: an undefined $(VAR) in the name is empty, as xcodebuild has it.
+            let icon = "ASSETCATALOG_COMPILER_APPICON_NAME"
+            other.appIconName = (other.settingsIncomplete ? target.settings.string(icon) : target.settings.stringUndefinedAsEmpty(icon))
+                .flatMap { $0.isEmpty ? nil : $0 }
             other.iconBundles = target.icons
             other.settings = target.settings
             other.sources = target.sources
             other.infoPlistFile = target.settings.string("INFOPLIST_FILE").flatMap {
                 $0.isEmpty || $0.hasPrefix("/") ? nil : RelativePath.normalize(RelativePath.join(dir, $0))
-            }
-            other.settingsIncomplete = target.problems.contains {
-                $0.message.hasPrefix("base configuration") || $0.message.contains("#include")
             }
             return other
         }

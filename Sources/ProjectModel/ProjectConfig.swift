@@ -108,6 +108,8 @@ public struct ContextProblem: Sendable, Hashable {
         case xcconfigProblem
         /// A target reswatch does not judge (tvOS, watchOS, a second app …): info, once.
         case notChecked
+        /// Files no product ships (a catalog no target bundles): info, once.
+        case leftOut
     }
     public let kind: Kind
     /// Root-relative path of the file the problem is in.

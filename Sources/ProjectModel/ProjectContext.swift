@@ -48,6 +48,12 @@ public struct ProjectContext: Sendable, Hashable {
     public var appTargets: [String] = []
     /// Paths the app target owns: its bundled resources and its Info.plist's folder.
     public var ownedPaths: [String] = []
+    /// The Xcode project lists every target's resources (build phases, synchronized folders):
+    /// what none of them bundles ships in no product.
+    public var resourcesKnown = false
+    /// Extension Info.plists no target names (`INFOPLIST_FILE`) while every target names its own:
+    /// left over, not judged.
+    public var orphanInfoPlists: [String] = []
     /// The Icon Composer bundles (`.icon`) the app target compiles; nil when no target was read
     /// (then any `.icon` of the project may be the app's).
     public var iconBundles: IconBundleMembership?
@@ -55,6 +61,13 @@ public struct ProjectContext: Sendable, Hashable {
     public var appSettings: ResolvedBuildSettings?
     /// What the app target compiles (root-relative files and folders; empty when not known).
     public var appSources: [String] = []
+    /// Set when the project's targets were read and none is an iOS app (only macOS apps,
+    /// frameworks, tests …): why nothing of it is judged as an app's, outside the targets reswatch
+    /// checks on other platforms (watch app icons, tvOS brand assets).
+    public var noAppReason: String?
+    /// A `.reswatch.yaml` or a project description (Xcode, XcodeGen, Tuist) makes the folder a
+    /// project; without one (and without an app Info.plist) it is only a folder of files.
+    public var isMarked = false
     /// What the context was read from, or could not be (shown with it).
     public var notes: [String] = []
     public var ignore: [String] = []
@@ -109,6 +122,32 @@ public struct ProjectContext: Sendable, Hashable {
         }
     }
 
+    /// Why nothing of `path` is judged, or nil when it is: a target reswatch does not check owns
+    /// it (a macOS app, a test bundle …: `OtherTarget.leftOutReason`), or the project builds no iOS
+    /// app and no target reswatch checks owns it (`noAppReason`). Rules never see such a path: no
+    /// iOS rule judges a Mac app's Info.plist, nor a test's snapshot images as the app's icons.
+    public func leftOutReason(for path: String) -> String? {
+        if let catalog = unbundledCatalog(containing: path) { return "\(catalog) is bundled by no target of the project" }
+        if orphanInfoPlists.contains(path) { return "\(path) is no target's Info.plist" }
+        if otherTargets.isEmpty { return noAppReason }
+        if let owner = otherTarget(containing: path) { return owner.leftOutReason }
+        return noAppReason
+    }
+
+    /// The asset catalog (`X.xcassets`) holding `path` when the project lists every target's
+    /// resources and none bundles it, neither as a file nor inside a folder or synchronized group:
+    /// a leftover catalog (HomeAssistant's WatchApp/Assets.xcassets beside the watch app's
+    /// Sources/WatchApp) ships in no product.
+    public func unbundledCatalog(containing path: String) -> String? {
+        guard resourcesKnown, let range = path.range(of: ".xcassets") else { return nil }
+        let end = range.upperBound
+        guard end == path.endIndex || path[end] == "/" else { return nil }
+        let catalog = String(path[..<end])
+        let bundled = { (resources: [String]) in resources.contains { RelativePath.isWithin(catalog, $0) } }
+        if bundled(ownedPaths) || otherTargets.contains(where: { bundled($0.resources) }) { return nil }
+        return catalog
+    }
+
     /// The other target whose folder holds `path` (most specific folder), unless the path is in
     /// the app's own folder more specifically (its Info.plist's folder).
     public func otherTarget(containing path: String) -> OtherTarget? {
@@ -157,9 +196,33 @@ public struct OtherTarget: Sendable, Hashable {
     /// project.not-checked, with what of it is judged (`judgedPart`).
     public let notChecked: Bool
 
+    /// Why nothing in the target's folders is judged, or nil: a target of a platform reswatch
+    /// does not check at all (macOS, visionOS, a watch extension …; a watch app's icons and a tvOS
+    /// app's brand assets are checked), or a test bundle (its images are fixtures and snapshots,
+    /// never the app's resources).
+    public var leftOutReason: String? {
+        if productType.hasPrefix("com.apple.product-type.bundle.unit-test")
+            || productType.hasPrefix("com.apple.product-type.bundle.ui-testing")
+        {
+            return "\(name) (\(kind)) is a test bundle, not part of the app"
+        }
+        if productType == ResolvedTarget.appClipType { return "\(name) (App Clip) is not checked" }
+        guard notChecked else { return nil }
+        let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
+        switch platform {
+        case .iOS, .unknown: return nil
+        case .watchOS where isApp && !productType.hasSuffix("container"): return nil
+        case .tvOS where isApp: return nil
+        default: return "\(name) (\(kind)) is not checked"
+        }
+    }
+
     /// What reswatch judges of a target it does not judge as an iOS app (docs/rules.md, "Platforms").
     public var judgedPart: String {
         let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
+        if productType == ResolvedTarget.appClipType {
+            return "not checked: reswatch judges the full app, not yet the App Clip it embeds (its Info.plist, icons and resources)"
+        }
         switch platform {
         case .watchOS where isApp && !productType.hasSuffix("container"):
             return

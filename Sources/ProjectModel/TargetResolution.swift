@@ -25,8 +25,12 @@ public struct ResolvedTarget: Sendable, Hashable {
     public var icons: IconBundleMembership
     /// What the target compiles (files and folders, root-relative).
     public var sources: [String] = []
+    /// An aggregate target (scripts, other targets): no product of its own.
+    public var isAggregate = false
 
     public var isApplication: Bool { productType == "com.apple.product-type.application" }
+    /// An App Clip: an iOS app the full app embeds, not judged yet (said as project.not-checked).
+    public static let appClipType = "com.apple.product-type.application.on-demand-install-capable"
     /// An iOS app (a target whose platform cannot be told is taken for one: iOS is Xcode's
     /// default for the projects reswatch is pointed at).
     public var isIOSApplication: Bool { isApplication && (platform == .iOS || platform == .unknown) }
@@ -77,7 +81,8 @@ public enum TargetResolver {
             return ResolvedTarget(
                 id: target.id, name: target.name, productType: target.productType, configuration: configName,
                 configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems,
-                iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons, sources: target.sources)
+                iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons, sources: target.sources,
+                isAggregate: target.isAggregate)
         }
     }
 

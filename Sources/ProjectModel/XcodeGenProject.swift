@@ -1,3 +1,4 @@
+import Foundation
 import SystemCalls
 import Yams
 
@@ -130,9 +131,53 @@ struct XcodeGenSpec {
         return RelativePath.normalize(RelativePath.join(directory, file))
     }
 
+    /// The target with its `templates:` (`targetTemplates`) laid under it as XcodeGen merges them:
+    /// mappings merged key by key, lists appended, any other value the target's own (templates
+    /// may use templates; a cycle or a missing name adds nothing). `${target_name}` in a template
+    /// is the target's name.
+    func expandingTemplates(_ t: Node.Mapping, named name: String, depth: Int = 0) -> Node.Mapping {
+        let names = t["templates"]?.sequence?.compactMap(\.string) ?? t["templates"]?.string.map { [$0] } ?? []
+        guard !names.isEmpty, depth < 8 else { return t }
+        var base = Node.Mapping([])
+        for template in names {
+            guard let body = map["targetTemplates"]?[template]?.mapping else { continue }
+            base = Self.merge(base, expandingTemplates(body, named: name, depth: depth + 1))
+        }
+        return Self.merge(Self.substituting(base, name: name), t)
+    }
+
+    /// XcodeGen's merge: `over` wins; mappings merge, sequences append.
+    static func merge(_ under: Node.Mapping, _ over: Node.Mapping) -> Node.Mapping {
+        var out = under
+        for (key, value) in over {
+            if let a = out[key]?.mapping, let b = value.mapping {
+                out[key] = .mapping(merge(a, b))
+            } else if let a = out[key]?.sequence, let b = value.sequence {
+                out[key] = .sequence(Node.Sequence(Array(a) + Array(b)))
+            } else {
+                out[key] = value
+            }
+        }
+        return out
+    }
+
+    static func substituting(_ m: Node.Mapping, name: String) -> Node.Mapping {
+        func walk(_ node: Node) -> Node {
+            switch node {
+            case .scalar(let s) where s.string.contains("${target_name}"):
+                return .scalar(Node.Scalar(s.string.replacingOccurrences(of: "${target_name}", with: name), s.tag, s.style, s.mark))
+            case .mapping(let m): return .mapping(Node.Mapping(m.map { ($0.key, walk($0.value)) }, m.tag, m.style, m.mark))
+            case .sequence(let q): return .sequence(Node.Sequence(q.map(walk), q.tag, q.style, q.mark))
+            default: return node
+            }
+        }
+        return Node.Mapping(m.map { ($0.key, walk($0.value)) }, m.tag, m.style, m.mark)
+    }
+
     /// One target, with its settings in each configuration and what its sources folders bundle.
     func target(_ key: Node, _ target: Node) -> XcodeProject.Target? {
-        guard let targetName = key.string, let t = target.mapping else { return nil }
+        guard let targetName = key.string, let raw = target.mapping else { return nil }
+        let t = expandingTemplates(raw, named: targetName)
         let type = t["type"]?.string ?? ""
         // One platform; a list (or supportedDestinations) containing iOS is judged as its iOS variant.
         let platforms =

@@ -29,6 +29,8 @@ public struct XcodeProject: Sendable, Hashable {
         /// What the target compiles, root-relative: the files of its Compile Sources phase and
         /// its synchronized folders (or XcodeGen / Tuist source folders).
         public var sources: [String] = []
+        /// A PBXAggregateTarget: it runs scripts and builds other targets, no product of its own.
+        public var isAggregate = false
 
         public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
     }
@@ -138,6 +140,7 @@ struct PBXObjectGraph {
         var target = XcodeProject.Target(
             id: id, name: targetName, productType: t["productType"]?.string ?? "", configurations: configs,
             defaultConfigurationName: def, icons: IconBundleMembership(target: targetName))
+        target.isAggregate = t["isa"]?.string == "PBXAggregateTarget"
         var resources = bundledResources(t, into: &target)
         for phase in phases(of: t, "PBXSourcesBuildPhase") {
             for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {

@@ -30,6 +30,8 @@ public struct CheckReport: Sendable, Encodable {
         public let configuration: String?
         public let configurationReason: String?
         public let notes: [String]
+        /// Why nothing of the project is judged as an app's (it builds no iOS app), or nil.
+        public let noApp: String?
 
         enum CodingKeys: String, CodingKey {
             case devices, distribution, sources
@@ -40,6 +42,7 @@ public struct CheckReport: Sendable, Encodable {
             case infoPlistReason = "info_plist_reason"
             case origins, target, configuration, notes
             case configurationReason = "configuration_reason"
+            case noApp = "no_app"
         }
 
         public init(_ c: ProjectContext) {
@@ -55,6 +58,7 @@ public struct CheckReport: Sendable, Encodable {
             configuration = c.configuration
             configurationReason = c.configurationReason
             notes = c.notes
+            noApp = c.noAppReason
             sources = c.sources.dictionary.mapValues(\.rawValue)
         }
 
@@ -72,6 +76,7 @@ public struct CheckReport: Sendable, Encodable {
             try k.encode(configuration, forKey: .configuration)
             try k.encode(configurationReason, forKey: .configurationReason)
             try k.encode(notes, forKey: .notes)
+            try k.encode(noApp, forKey: .noApp)
             try k.encode(sources, forKey: .sources)
         }
     }
@@ -141,12 +146,36 @@ public struct CheckReport: Sendable, Encodable {
                 : parts.count == 1 ? engine.tree.fileCount(under: parts[0].path) : engine.tree.filePaths.count(where: wanted)
             for e in engine.ruleErrors where !errors.contains(e) { errors.append(e) }
         }
+        diagnostics = Self.foldingLFSPointers(diagnostics)
         diagnostics.sort(by: Diagnostic.stableOrder)
         self.projects = projects
         self.diagnostics = diagnostics
         self.ruleErrors = errors
         self.unappliedConfigurations = unapplied
         summary = Summary(counting: diagnostics, files: files)
+    }
+
+    /// A project's Git LFS pointers said once: more than three `project.left-out` findings about
+    /// pointers become one at the first, naming a few and counting the rest (a clone without
+    /// git-lfs has thousands; the daemon keeps one a file, for editors).
+    static func foldingLFSPointers(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        let isPointer = { (d: Diagnostic) in d.rule == EngineRules.leftOut.id && d.message.hasSuffix(EngineRules.lfsPointerSuffix) }
+        var groups: [String: [Diagnostic]] = [:]
+        for d in diagnostics where isPointer(d) { groups["\(d.root)\u{0}\(d.project)", default: []].append(d) }
+        guard groups.values.contains(where: { $0.count > 3 }) else { return diagnostics }
+        var kept = diagnostics.filter { d in !isPointer(d) || groups["\(d.root)\u{0}\(d.project)"]!.count <= 3 }
+        for (_, group) in groups where group.count > 3 {
+            let sorted = group.sorted(by: Diagnostic.stableOrder)
+            let names = sorted.prefix(3).map { FileName.display($0.path) }.joined(separator: ", ")
+            let first = sorted[0]
+            kept.append(
+                Diagnostic(
+                    rule: first.rule, severity: first.severity, root: first.root, project: first.project, path: first.path,
+                    message:
+                        "\(group.count) files are Git LFS pointers, not the images (the clone has no LFS content): \(names) and \(group.count - 3) more; not judged: run `git lfs pull` and check again",
+                    fix: first.fix))
+        }
+        return kept
     }
 
     /// The report with only the findings whose flag is true (the summary counts them again).

@@ -84,10 +84,12 @@ public struct TextReport: Sendable {
                 if let origin = c.origins[k] { return " (\(Self.shortOrigin(origin, source: c.sources[k])))" }
                 return c.sources[k].map { " (\($0))" } ?? ""
             }
-            out.append(
-                paint(title, "1") + "  "
-                    + paint(
-                        "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)", "2"))
+            // A project that builds no iOS app has no devices or deployment target to show.
+            let settings =
+                c.noApp != nil
+                ? (c.noApp!.contains("builds no iOS app") ? "builds no iOS app" : "not judged as an app (a Swift package's example)")
+                : "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)"
+            out.append(paint(title, "1") + "  " + paint(settings, "2"))
             var used: [String] = []
             if let target = c.target {
                 used.append("target \(target), configuration \(c.configuration ?? "?")\(c.configurationReason.map { " (\($0))" } ?? "")")

@@ -10,7 +10,8 @@ import SystemCalls
 package final class InotifyWatcher: Sendable {
     package let events: AsyncStream<WatchEvent>
     let continuation: AsyncStream<WatchEvent>.Continuation
-    let excludes: Set<String>
+    /// Folder names never watched (names, and `*.framework`-style endings).
+    let excludes: ExcludedNames
 
     enum Command: Sendable {
         case add(String)
@@ -45,10 +46,10 @@ package final class InotifyWatcher: Sendable {
     private let folderRemoved = Mutex(false)
 
     /// - Parameters:
-    ///   - excludes: directory names never watched (build outputs).
+    ///   - excludes: directory names never watched (build outputs, vendored folders; `*.x` endings).
     ///   - bufferLimit: events buffered for a slow consumer before a rescan is signalled instead.
     package init(excludes: Set<String>, bufferLimit: Int = 65_536) {
-        self.excludes = excludes
+        self.excludes = ExcludedNames(excludes)
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         wakeDirectory = try? FileSystem.makeTemporaryDirectory(named: "reswatch-wake.")
     }

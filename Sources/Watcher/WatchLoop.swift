@@ -113,9 +113,14 @@ struct WatchLoop {
         }
         guard let directory = directories[wd] else { return }
         let path = name.isEmpty ? directory : directory + "/" + name
-        if !name.isEmpty && isExcludedName(name) { return }
-        guard let root = root(of: path) else { return }
         let isDirectory = mask.contains(.isDirectory)
+        if !name.isEmpty && isExcludedName(name) {
+            // An excluded folder is not watched, but its coming and going changes its parent's
+            // listing: the vendored folders a root holds are said (project.left-out).
+            if isDirectory, let root = root(of: directory) { emit(.changed(root: root, path: directory)) }
+            return
+        }
+        guard let root = root(of: path) else { return }
 
         if let pending = pendingMove, !(mask.contains(.movedTo) && cookie == pending.cookie) {
             flushPendingMove()

@@ -77,6 +77,12 @@ struct CheckCommand: ParsableCommand, FailingCommand {
             "Run exec rules that the checked tree's .reswatch/rules (or module files other users own) declare. Off: they are reported, not run."
     )
     var allowProjectExec = false
+    @Flag(
+        name: .customLong("all-files"),
+        help:
+            "Judge vendored folders too (Pods, node_modules, Carthage, .docset) and what is inside prebuilt .framework/.xcframework bundles, as if they were the app's; by default they are left out and said once per kind (project.left-out)."
+    )
+    var allFiles = false
     @Flag(name: .customLong("no-color"), help: "Never colour the text output.") var noColor = false
     @Flag(
         name: .customLong("allow-empty"),
@@ -107,7 +113,8 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         // modules load (CheckWalks). Not with --changed-since, which asks git and says what it
         // found; and a problem with the paths is said only after the modules' own, as it was.
         let early = changedSince == nil ? Result { () throws(PathProblem) in try locate(paths.map(FileSystem.absolutePath)) } : nil
-        let walks = (try? early?.get()).map { CheckWalks(roots: $0.roots) }
+        let excludes = allFiles ? ResourceTree.defaultExcludes.subtracting(ResourceTree.vendored) : ResourceTree.defaultExcludes
+        let walks = (try? early?.get()).map { CheckWalks(roots: $0.roots, excludes: excludes) }
         let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules, allowUntrustedExec: allowProjectExec)
         let overlay = try CheckOverlay.make(config: config, ignore: ignore, rules: ruleSet)
         let cwd = FileSystem.absolutePath(".")
@@ -119,8 +126,8 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         var engines: [Engine] = []
         for root in roots {
             let engine = Engine(
-                root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false, allowProjectExec: allowProjectExec,
-                configOverlay: overlay?.config)
+                root: root, rules: ruleSet, registry: BuiltinKinds.registry, excludes: excludes, incremental: false,
+                allowProjectExec: allowProjectExec, configOverlay: overlay?.config, judgesVendored: allFiles)
             engine.fullScan(walked: walks?.tree(root))
             engines.append(engine)
             // The process ends after the report: its engines' memory goes back with it, at once,

@@ -10,11 +10,11 @@ final class CheckWalks: Sendable {
     private let walked = Mutex<[String: ResourceTree]>([:])
     private let done = DispatchGroup()
 
-    init(roots: [String]) {
+    init(roots: [String], excludes: Set<String>) {
         for root in Set(roots) {
             done.enter()
             DispatchQueue.global(qos: .userInitiated).async { [self] in
-                var tree = ResourceTree(root: root)
+                var tree = ResourceTree(root: root, excludes: excludes)
                 tree.scanAll(reportAdded: false)
                 walked.withLock { $0[root] = tree }
                 done.leave()

@@ -59,6 +59,11 @@ struct ManifestMappingTests {
             if ["OpenAction/", "IceCubesActionExtension/", "Widget/"].contains(where: a.path.hasPrefix) {
                 return (nil, "an app extension's icon is no App Store icon (ITMS-90717 concerns the app's and watch apps')")
             }
+            if a.app == "HomeAssistant", a.path.hasPrefix("WatchApp/Assets.xcassets/") {
+                return (
+                    nil, "the legacy WatchApp/Assets.xcassets (MANIFEST) is bundled by no target: no product ships it (project.left-out)"
+                )
+            }
             return ("icon.marketing-alpha", "")
         }
         if o.hasPrefix("listed in Contents.json but file missing") {

@@ -65,6 +65,11 @@ import Testing
         #expect(ImageKind.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
         #expect(ImageKind.sniff([0x00, 0x05, 0x16, 0x07, 0, 2]) == .appleDouble)
         #expect(ImageKind.sniff(Array("hello".utf8)) == .unknown)
+        // Git LFS pointers (spec v1, and the older hawser spelling); a text that only starts alike is not one.
+        #expect(ImageKind.sniff(Array("version https://git-lfs.github.com/spec/v1\noid sha256:ab\nsize 1\n".utf8)) == .lfsPointer)
+        #expect(ImageKind.sniff(Array("version https://hawser.github.com/spec/v1\noid sha256:ab\nsize 1\n".utf8)) == .lfsPointer)
+        #expect(ImageKind.sniff(Array("version https://example.com/spec/v1\n".utf8)) == .unknown)
+        #expect(ImageKind.sniff(Array("version https://git-lfs.github.co".utf8)) == .unknown, "cut short")
     }
 
     /// The magic numbers, as the first version of `sniff` compared them (arrays of each prefix).

@@ -284,6 +284,26 @@ import Testing
         #expect(settings.string("B") == "2")
     }
 
+    /// With every .xcconfig read, xcodebuild expands a setting no level defines to nothing:
+    /// `WatchIcon${BUNDLE_ID_SUFFIX}` is WatchIcon in a configuration that sets no suffix. A
+    /// reference to an Xcode setting reswatch does not model stays unknown.
+    @Test func anUndefinedReferenceIsEmptyWhenEverythingWasRead() {
+        let settings = ResolvedBuildSettings(
+            levels: [
+                [
+                    SettingAssignment(key: "ICON", value: "WatchIcon${BUNDLE_ID_SUFFIX}", origin: .xcodeDefault),
+                    SettingAssignment(key: "SUFFIXED", value: "AppIcon$(SUFFIX)", origin: .xcodeDefault),
+                    SettingAssignment(key: "SUFFIX", value: ".beta", origin: .xcodeDefault),
+                    SettingAssignment(key: "MODELLED", value: "$(BUILT_PRODUCTS_DIR)/x", origin: .xcodeDefault),
+                ]
+            ], builtins: [:])
+        #expect(settings.string("ICON") == nil, "unknown while an unread .xcconfig may define it")
+        #expect(settings.stringUndefinedAsEmpty("ICON") == "WatchIcon")
+        #expect(settings.stringUndefinedAsEmpty("SUFFIXED") == "AppIcon.beta")
+        #expect(settings.stringUndefinedAsEmpty("MODELLED") == nil)
+        #expect(settings.stringUndefinedAsEmpty("ABSENT") == nil)
+    }
+
     @Test func unknownReferencesLeaveTheValueUnknown() {
         let settings = ResolvedBuildSettings(
             levels: [[SettingAssignment(key: "N", value: "$(UNDEFINED_THING)", origin: .xcodeDefault)]], builtins: ["TARGET_NAME": "App"])

@@ -10,6 +10,8 @@ extension Engine {
         var dirty = Set<EvalKey>()
         subjects.changes = []
         let fullKeyScan = moveSubjects(change, changed: &changed, dirty: &dirty)
+        // A vendored folder came or went (its parent's listing alone changed: it is not walked).
+        if tree.vendoredGeneration != vendoredSeen { refreshScanDiagnostics() }
         let rescoped = refreshContexts(changed)
         dirty.formUnion(readers(of: changed))
         // After a re-scope or a context change, every subject without a record is evaluated.

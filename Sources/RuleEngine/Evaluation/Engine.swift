@@ -57,6 +57,8 @@ public final class Engine {
     var subjects = SubjectIndex()
     private(set) var store = EvaluationStore()
     var scanDiagnostics: [Diagnostic] = []
+    /// The tree's `vendoredGeneration` the scan diagnostics say.
+    var vendoredSeen = 0
     /// What the current call dropped and stored (the delta comes from these alone).
     var delta = DeltaAccumulator()
     /// Total evaluations run since creation (tests use it to prove incrementality).
@@ -68,6 +70,9 @@ public final class Engine {
 
     /// False for one-shot runs (`check`): no reverse index of inputs is kept, since nothing will change.
     public let incremental: Bool
+    /// What is inside prebuilt frameworks is judged as the app's too (`check --all-files`, which
+    /// also walks the vendored folders); by default it is left out and said.
+    public let judgesVendored: Bool
     /// Exec rules of a project's own `.reswatch/rules` run only when allowed (never by default).
     public let allowProjectExec: Bool
     /// Cores to spread a batch over, read once: `activeProcessorCount` reads the cgroup's CPU
@@ -87,8 +92,9 @@ public final class Engine {
     public init(
         root: String, rules: RuleSet, registry: KindRegistry, excludes: Set<String> = ResourceTree.defaultExcludes,
         incremental: Bool = true, cacheCapacity: Int = .max, caches: EngineCaches? = nil, allowProjectExec: Bool = false,
-        configOverlay: ProjectConfig? = nil
+        configOverlay: ProjectConfig? = nil, judgesVendored: Bool = false
     ) {
+        self.judgesVendored = judgesVendored
         self.allowProjectExec = allowProjectExec
         self.overlay = configOverlay.map(Overlay.init)
         self.root = root
@@ -234,7 +240,8 @@ public final class Engine {
     func resolveProject(_ dir: String) -> ProjectState {
         let infoPlists = subjects.subjects(.infoPlist, inProject: dir, tree: tree).map(\.path)
         return ProjectResolver(
-            root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists, allowProjectExec: allowProjectExec,
+            root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists,
+            catalogs: subjects.subjects(.catalog, inProject: dir, tree: tree).map(\.path), allowProjectExec: allowProjectExec,
             overlay: configOverlay
         ).resolve(dir)
     }
@@ -273,17 +280,6 @@ public final class Engine {
         dir == ".reswatch" || dir.hasPrefix(".reswatch/") || RelativePath.contains("/.reswatch", in: dir)
     }
 
-    /// The engine's own diagnostics: directories that cannot be read.
-    func refreshScanDiagnostics() {
-        scanDiagnostics = tree.unreadable.keys.sorted().map { dir in
-            let reason = tree.unreadable[dir]!.reason
-            return Diagnostic(
-                rule: EngineRules.unreadable.id, severity: EngineRules.unreadable.severity, root: root,
-                project: projectIndex.project(containing: dir), path: dir,
-                message: "directory cannot be read (\(reason)); nothing below it is checked", fix: EngineRules.unreadable.fix)
-        }
-    }
-
     func drop(_ key: EvalKey) { delta.drop(store.drop(key)) }
 
     /// The rule metrics gathered since the last call, which starts the count again: the daemon
@@ -307,6 +303,7 @@ public final class Engine {
         var planIndex: [String: [String: Int]] = [:]
         var contexts: [ProjectContext] = []
         var contextBase: [String: Int] = [:]
+        var leftOutTargets: [Bool] = []  // per context: it leaves paths out (each path is asked)
         // Keys come grouped by project and kind: the last project's state and the last rule's
         // plan answer most of them without hashing the project's path and the rule's id again.
         // The states are held once in `states` and named by index: copying one per key (its
@@ -317,7 +314,9 @@ public final class Engine {
         // One copy of the tree for the loop: each call on the stored property copied the whole
         // struct (its dozen arrays retained and released) to keep it while the method ran.
         let tree = self.tree
+        let bundlesLeftOut = !judgesVendored && tree.hasPrebuiltBundles
         for (i, key) in keys.enumerated() {
+            if bundlesLeftOut, Self.isInsidePrebuiltBundle(key.subject) { continue }
             guard let node = known?[i] ?? tree.node(key.subject.path), let dir = subjects.project(of: key.subject.kind, node) else {
                 continue
             }
@@ -331,6 +330,7 @@ public final class Engine {
                 if contextBase[dir] == nil {
                     contextBase[dir] = contexts.count
                     contexts += states[stateIndex].contexts
+                    leftOutTargets += states[stateIndex].contexts.map(\.leavesPathsOut)
                 }
                 base = contextBase[dir]!
                 last = (dir, stateIndex, base)
@@ -345,16 +345,16 @@ public final class Engine {
             } else {
                 guard let rule = states[stateIndex].rules.rules.first(where: { $0.source == key.rule }) else { continue }
                 plan = plans.count
-                // Any kind may say what it could not read, or what it left unjudged.
-                plans.append(
-                    Evaluator.Plan(rule: rule, allowed: rule.allowedIDs.union([EngineRules.unreadable.id, EngineRules.notChecked.id])))
+                plans.append(Evaluator.Plan(rule: rule, allowed: rule.allowedIDs.union(Self.alwaysAllowed)))
                 planIndex[dir, default: [:]][key.rule] = plan
             }
             lastPlan = (dir, key.rule, plan)
+            let context = base + states[stateIndex].contextIndex(for: key.subject.path)
+            // What no product reswatch judges ships (a Mac app's files, a test bundle's, a project
+            // that builds no iOS app) is not evaluated: the project's project.not-checked says so.
+            if leftOutTargets[context], contexts[context].leftOutReason(for: key.subject.path) != nil { continue }
             let group = tree.isDirectory(node: node) ? node : tree.parent(of: node)
-            work.append(
-                Evaluator.Work(
-                    key: key, plan: plan, context: base + states[stateIndex].contextIndex(for: key.subject.path), group: group, node: node))
+            work.append(Evaluator.Work(key: key, plan: plan, context: context, group: group, node: node))
         }
         let evaluator = Evaluator(
             root: root, tree: tree, subjects: subjects, facts: facts, parsed: parsed, keepInputs: incremental, cores: cores)

@@ -47,7 +47,22 @@ public enum EngineRules {
             "reswatch validates iOS apps and their extensions against Apple's iOS tables; it says which targets it left alone rather than pass them silently.",
         fix: "Nothing to fix; validate those targets with Xcode.")
 
-    public static let all = [unreadable, configInvalid, pbxprojInvalid, xcconfigInvalid, infoPlistUnresolved, notChecked]
+    public static let leftOut = RuleInfo(
+        id: "project.left-out", severity: .info,
+        summary:
+            "What no product of the project ships as its own, left unjudged and said once per kind: vendored folders (Pods, node_modules, Carthage, .docset documentation), what is inside prebuilt .framework/.xcframework bundles (a listed SDK's privacy manifest aside), and Git LFS pointers in place of images.",
+        rationale:
+            "Judging another project's code, a build product or a pointer to a file that was never fetched as if it were the app's own gives findings nobody can act on; passing them in silence would be a quiet \"no problems\". issue 58; Git LFS pointer format: git-lfs spec v1.",
+        fix: "Nothing to fix for vendored folders (check --all-files judges them too); for LFS pointers run `git lfs pull` before checking."
+    )
+
+    /// What `project.left-out` says of a file that is a Git LFS pointer; `check` folds a
+    /// project's findings that share the text after the name into one (`CheckReport`).
+    public static func lfsPointer(_ name: String) -> String { name + lfsPointerSuffix }
+    public static let lfsPointerSuffix =
+        " is a Git LFS pointer, not the image (the clone has no LFS content): not judged; run `git lfs pull` and check again"
+
+    public static let all = [unreadable, configInvalid, pbxprojInvalid, xcconfigInvalid, infoPlistUnresolved, notChecked, leftOut]
     /// Errors in a project's configuration: they change what is checked everywhere in the project,
     /// so they are shown with the findings of any path inside it.
     public static let projectRuleIDs: Set<String> = [configInvalid.id, pbxprojInvalid.id]
@@ -60,6 +75,7 @@ public enum EngineRules {
         case .infoPlistUnresolved: (infoPlistUnresolved, .info)
         case .xcconfigProblem: (xcconfigInvalid, .info)
         case .notChecked: (notChecked, .info)
+        case .leftOut: (leftOut, .info)
         }
     }
 }

@@ -185,6 +185,16 @@ public final class EvaluationContext: ProjectFileAccess {
     /// message lists it (`brief`, else its message, with its id) and takes its severity if higher.
     /// When the cause was not reported (disabled, ignored), the finding stands on its own.
     /// Returns the finding, for findings that follow from it (nil when settings suppress it).
+    /// Whether this evaluation has reported anything yet.
+    public var hasFindings: Bool { !diagnostics.isEmpty }
+
+    /// Drops what this evaluation reported about its subject, which turned out not to ship (what
+    /// it read to find that out is recorded, so the findings come back when that changes). What
+    /// could not be read, and what was left out, is still said.
+    public func withdrawFindings() {
+        diagnostics.removeAll { $0.rule != EngineRules.unreadable.id && $0.rule != EngineRules.leftOut.id }
+    }
+
     @discardableResult
     public func report(
         _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, key: String? = nil, message: String,

@@ -162,7 +162,28 @@ extension ResourceTree {
     }
 
     public func isExcludedName(_ name: String) -> Bool {
-        excludes.contains(name)
+        excluded.contains(name)
+    }
+
+    /// Whether an excluded name is a vendored folder (said), not a build folder (silent).
+    static let vendoredNames = ExcludedNames(ResourceTree.vendored)
+
+    /// The vendored folders the walk left out and the prebuilt frameworks it met (root-relative,
+    /// sorted; a framework inside another, an xcframework's slice, is not listed), e.g.
+    /// `Carthage`, `Vendor/Foo.xcframework`.
+    public var vendoredFolders: [String] {
+        let all = vendoredChildren.flatMap { dir, names in
+            nodes.isLive(dir) || dir == NodeStore.root ? names.map { RelativePath.join(path(of: dir), $0) } : []
+        }.sorted()
+        return all.filter { folder in !all.contains { $0 != folder && RelativePath.isWithin(folder, $0) } }
+    }
+
+    /// Whether the tree holds a prebuilt framework (then `isInsidePrebuiltBundle` is asked).
+    public var hasPrebuiltBundles: Bool { !vendoredChildren.isEmpty }
+
+    /// Whether a path lies inside a `.framework` or `.xcframework` (not the bundle itself).
+    public static func isInsidePrebuiltBundle(_ path: String) -> Bool {
+        RelativePath.contains(".framework/", in: path) || RelativePath.contains(".xcframework/", in: path)
     }
 
     /// Bytes of names held: each name once (the tree stores no paths).

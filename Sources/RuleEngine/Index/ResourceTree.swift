@@ -12,10 +12,23 @@ import SystemCalls
 public struct ResourceTree: Sendable {
     public typealias NodeID = UInt32
     /// Build outputs and archive metadata (`__MACOSX`: a zip's AppleDouble files), never resources.
-    public static let defaultExcludes: Set<String> = [".git", "DerivedData", "build", "node_modules", "Pods", "__MACOSX"]
+    public static let defaultExcludes = Set([".git", "DerivedData", "build", "__MACOSX"]).union(vendored)
+    /// Other projects' code and build products (CocoaPods, npm, Carthage, docsets): left out like
+    /// build folders, but said (`project.left-out`); `check --all-files` judges them.
+    public static let vendored: Set<String> = ["Pods", "node_modules", "Carthage", "*.docset"]
+    /// Prebuilt frameworks: walked (the app embeds them, and a listed SDK's privacy manifest is
+    /// judged), but what is inside is another project's build product, not judged as the app's
+    /// (the engine leaves it out); noted with the vendored folders.
+    public static let prebuiltBundles = ExcludedNames(["*.framework", "*.xcframework"])
 
     public let root: String
     public let excludes: Set<String>
+    /// `excludes` as the walk matches them (names, and `*.x` endings).
+    let excluded: ExcludedNames
+    /// Vendored folders the walk left out, by the folder that holds them (`vendoredFolders`).
+    private(set) var vendoredChildren: [NodeID: [String]] = [:]
+    /// Counts changes to `vendoredChildren` (the engine re-says what it left out when it moves).
+    private(set) var vendoredGeneration = 0
     private(set) var nodes = NodeStore()
     /// Directories that could not be listed, with why.
     var unreadableErrors: [NodeID: SystemError] = [:]
@@ -29,6 +42,7 @@ public struct ResourceTree: Sendable {
     public init(root: String, excludes: Set<String> = ResourceTree.defaultExcludes) {
         self.root = root
         self.excludes = excludes
+        self.excluded = ExcludedNames(excludes)
         self.realRoot = FileSystem.realPath(root)
     }
 
@@ -62,6 +76,8 @@ public struct ResourceTree: Sendable {
         nodes = NodeStore()
         unreadableErrors = [:]
         pendingDetach = []
+        vendoredChildren = [:]
+        vendoredGeneration += 1
         // Level by level: every directory of a level is listed (and its files stat'ed) on all
         // cores, then merged here in listing order.
         var level: [(NodeID, String)] = [(NodeStore.root, "")]
@@ -74,7 +90,8 @@ public struct ResourceTree: Sendable {
                 case .failure(let error):
                     nodes.setState(dir, .unreadable)
                     unreadableErrors[dir] = error
-                case .success(let children):
+                case .success(let (children, vendored)):
+                    note(vendored, in: dir)
                     let ids = nodes.addChildren(children, in: dir)
                     for (id, child) in zip(ids, children) {
                         // A file's path is built only when it is reported (`check` does not).
@@ -97,13 +114,13 @@ public struct ResourceTree: Sendable {
 
     /// One directory listed: each child with its `lstat` (nil: a directory to descend into; a
     /// child that vanished meanwhile is left out).
-    typealias Listed = Result<[(name: String, status: FileStatus?)], SystemError>
+    typealias Listed = Result<(children: [(name: String, status: FileStatus?)], vendored: [String]), SystemError>
 
     private static func list(_ dirs: [String], under tree: ResourceTree) -> [Listed] {
         let one: @Sendable (String) -> Listed = { dir in
             let all: [(name: String, status: FileStatus?)]
             do throws(SystemError) { all = try FileSystem.listDirectoryWithStatus(tree.absolute(dir)) } catch { return .failure(error) }
-            return .success(all.filter { !tree.isExcludedName($0.name) })
+            return .success(tree.split(all))
         }
         // A few directories: here; many: on every core.
         guard dirs.count > 4 else { return dirs.map(one) }
@@ -256,7 +273,9 @@ public struct ResourceTree: Sendable {
             change.listings.insert(path)
             let entries: [(name: String, status: FileStatus?)]
             do {
-                entries = try FileSystem.listDirectoryWithStatus(absolute(path)).filter { !isExcludedName($0.name) }
+                let listed = split(try FileSystem.listDirectoryWithStatus(absolute(path)))
+                note(listed.vendored, in: dir)
+                entries = listed.children
             } catch {
                 nodes.setState(dir, .unreadable)
                 unreadableErrors[dir] = error
@@ -282,7 +301,9 @@ public struct ResourceTree: Sendable {
         // With each entry's stat: a folder listed but not searchable is unreadable, not empty.
         let fresh: [(name: String, status: FileStatus?)]
         do {
-            fresh = try FileSystem.listDirectoryWithStatus(absolute(path)).filter { !isExcludedName($0.name) }
+            let listed = split(try FileSystem.listDirectoryWithStatus(absolute(path)))
+            note(listed.vendored, in: dir)
+            fresh = listed.children
         } catch {
             if nodes.state[Int(dir)] != .unreadable {
                 for child in nodes.children(dir) where nodes.isLive(child) {
@@ -343,11 +364,36 @@ public struct ResourceTree: Sendable {
             if nodes.isDirectoryLike(id) {
                 change.listings.insert(path)
                 unreadableErrors[id] = nil
+                note([], in: id)
             }
             change.removed.append(path)
             change.removedNodes.append(id)
             nodes.markRemoved(id)
             pendingDetach.insert(nodes.parent[Int(id)])
         }
+    }
+
+    /// A listing without its excluded entries, and the names of the vendored folders among those.
+    func split(_ all: [(name: String, status: FileStatus?)]) -> (
+        children: [(name: String, status: FileStatus?)], vendored: [String]
+    ) {
+        var vendored: [String] = []
+        let kept = all.filter { entry in
+            guard isExcludedName(entry.name) else {
+                if entry.status == nil, Self.prebuiltBundles.contains(entry.name) { vendored.append(entry.name) }
+                return true
+            }
+            if entry.status == nil, Self.vendoredNames.contains(entry.name) { vendored.append(entry.name) }
+            return false
+        }
+        return (kept, vendored)
+    }
+
+    /// Records the vendored folders a folder's latest listing left out.
+    private mutating func note(_ vendored: [String], in dir: NodeID) {
+        let old = vendoredChildren[dir] ?? []
+        guard old != vendored else { return }
+        vendoredChildren[dir] = vendored.isEmpty ? nil : vendored
+        vendoredGeneration += 1
     }
 }

@@ -46,6 +46,8 @@ struct ProjectResolver {
     let registry: KindRegistry
     /// Info.plist subjects of the project (candidates for the app's Info.plist).
     let infoPlists: [String]
+    /// Asset catalogs of the project (one that no target bundles is said, once).
+    var catalogs: [String] = []
     /// Run exec rules that the project's own modules declare (`--allow-project-exec`).
     var allowProjectExec = false
     /// Settings laid over every project's `.reswatch.yaml` (`check --config`, `--ignore`).
@@ -54,6 +56,7 @@ struct ProjectResolver {
     func resolve(_ dir: String) -> ProjectState {
         let recorder = TreeAccess(tree: tree)
         recorder.inputs.insert(.subjects(.infoPlist, project: dir))
+        recorder.inputs.insert(.subjects(.catalog, project: dir))
         var contexts = ContextResolver.resolveAll(
             projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists, overlay: overlay)
         let context = contexts[0]
@@ -81,6 +84,7 @@ struct ProjectResolver {
         }
         var problems = context.problems
         for other in contexts.dropFirst() { problems += other.problems.filter { !problems.contains($0) } }
+        problems += unbundledCatalogs(contexts)
         problems += unknownRuleIds(context, rules: rules)
         problems += everyRuleOff(context, rules: rules)
         if !context.ignore.isEmpty { problems += emptyGlobs(context, recorder: recorder) }
@@ -102,6 +106,19 @@ struct ProjectResolver {
         // 270 bytes for each project without an Info.plist), and no rule reads them.
         for i in contexts.indices { contexts[i].problems = [] }
         return ProjectState(contexts: contexts, inputs: Array(recorder.inputs), rules: rules, diagnostics: diagnostics)
+    }
+
+    /// Catalogs that no target of the project bundles: nothing in them is judged (the engine
+    /// leaves them out), and that is said once for each.
+    func unbundledCatalogs(_ contexts: [ProjectContext]) -> [ContextProblem] {
+        guard contexts[0].resourcesKnown else { return [] }
+        return catalogs.sorted().filter { c in contexts.allSatisfy { $0.unbundledCatalog(containing: c) != nil } }.map { catalog in
+            ContextProblem(
+                .leftOut, path: RelativePath.join(catalog, "Contents.json"), line: nil,
+                message:
+                    "\(catalog) is in no target's Copy Bundle Resources phase or synchronized folder: no product ships it, so its sets are not judged"
+            )
+        }
     }
 
     /// Ids in `rules.disable` / `rules.severity` that no rule in force reports.

@@ -17,6 +17,18 @@ enum IconBundles {
         return candidates.first { membership.compiles($0) }
     }
 
+    /// The Icon Composer bundle that replaces the app's `.appiconset` at `set` (root-relative):
+    /// one of the same name the app target compiles. Xcode 26.1 and later use it for every OS
+    /// version and ignore the set (modern-apple-resources.md §1.6: rules_apple "ignored when Icon
+    /// Composer .icon bundles are present"), so nothing of the set ships and it is judged only by
+    /// iconcomposer.shadowed-appiconset. A set of another target's folder is not the app's.
+    static func shadowing(set: String, in context: EvaluationContext) -> String? {
+        guard set.hasSuffix(".appiconset"), !context.subjects(.iconComposer).isEmpty,
+            context.project.otherTarget(containing: set) == nil
+        else { return nil }
+        return compiled(named: String(RelativePath.name(set).dropLast(".appiconset".count)), in: context)
+    }
+
     /// The names of every bundle the app target compiles (all of them when no target was read).
     static func compiledNames(in context: EvaluationContext) -> Set<String> {
         let membership = context.project.iconBundles

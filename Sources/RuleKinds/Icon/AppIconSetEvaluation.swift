@@ -24,6 +24,9 @@ struct AppIconSetEvaluation {
     /// Why no configuration builds with the set, if none does: then it is checked only for what
     /// makes it unusable (missing or broken files, wrong sizes), and that is said once.
     let unshipped: String?
+    /// An Icon Composer icon of the same name replaces the set (`IconBundles.shadowing`): nothing
+    /// is required of it and no App Store rule judges its images.
+    let shadowed: Bool
 
     var filled = Set<IconSlot>()
     var referenced = Set<String>()
@@ -52,7 +55,24 @@ struct AppIconSetEvaluation {
         present = Set(listing.filter { !$0.isDirectory }.map(\.name))
         let owner = context.project.otherTarget(containing: subject.path)
         extensionSet = owner.map { $0.productType.contains("extension") && !$0.productType.contains("watchkit") } ?? false
-        unshipped = owner == nil ? context.project.unshippedIconSetReason(String(setName.dropLast(".appiconset".count))) : nil
+        let base = String(setName.dropLast(".appiconset".count))
+        unshipped = owner.map { Self.unshipped(base, by: $0) } ?? context.project.unshippedIconSetReason(base)
+        shadowed = IconBundles.shadowing(set: subject.path, in: context) != nil
+    }
+
+    /// For a set in another target's folder (a watch app's): why its archive configuration does
+    /// not build with it, or nil when it does or that cannot be known. A Debug-only
+    /// `WatchIcon.dev` is never uploaded, so no App Store rule judges it.
+    static func unshipped(_ name: String, by owner: OtherTarget) -> String? {
+        guard let used = owner.appIconName, used != name, !used.contains("$"), !owner.settingsIncomplete, let settings = owner.settings
+        else { return nil }
+        if let all = settings.string("ASSETCATALOG_COMPILER_INCLUDE_ALL_APPICON_ASSETS"), ["YES", "yes", "1", "true"].contains(all) {
+            return nil
+        }
+        let alternates = settings.string("ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES")?.split(separator: " ").map(String.init) ?? []
+        guard !alternates.contains(name) else { return nil }
+        let configuration = settings.string("CONFIGURATION").map { " in \($0)" } ?? ""
+        return "\(owner.name) builds with \(used)\(configuration), the configuration it is archived with"
     }
 
     /// The set's name without `.appiconset`.
@@ -86,7 +106,7 @@ struct AppIconSetEvaluation {
         guard case .success(let facts) = context.image(filePath), let header = facts.header else { return }
         reportSizeMismatch(entry, slot: slot, header: header, file: filename)
         reportLegacySlot(entry, slot: slot, file: filename)
-        guard noAppearance, header.hasAlpha, !header.isCgBI, !extensionSet, unshipped == nil else { return }
+        guard noAppearance, header.hasAlpha, !header.isCgBI, !extensionSet, unshipped == nil, !shadowed else { return }
         if isMarketing {
             reportMarketingAlpha(header: header, file: filename)
         } else if ["iphone", "ipad"].contains(entry.idiom) || entry.iosUniversal {
@@ -252,7 +272,7 @@ struct AppIconSetEvaluation {
         let inOtherTarget = project.otherTarget(containing: subject.path) != nil
         // Xcode 26.1+: a same-name Icon Composer icon the target compiles replaces the set for
         // every OS version, so nothing is required of it (iconcomposer.shadowed-appiconset says so).
-        if !inOtherTarget, IconBundles.compiled(named: baseName, in: context) != nil { return }
+        if shadowed { return }
         guard !inOtherTarget else { return }
         guard baseName == (project.appIconName ?? "AppIcon"), isIOSSet || contents.images.isEmpty else {
             reportEmptyMarketingSlot()

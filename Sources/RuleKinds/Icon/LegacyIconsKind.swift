@@ -74,8 +74,14 @@ public struct LegacyIconsKind: RuleKind {
         let rows = table.rows(for: project).filter {
             ($0.file != nil && !$0.file!.hasPrefix("iTunesArtwork")) || ($0.file == nil && $0.level(for: project.distribution) == .required)
         }
+        // A listed icon that is a Git LFS pointer has a size nobody can know here: no size is then
+        // called missing (the pointer itself is said by png-properties).
+        var sizeUnknown = false
         for path in Set(declared).sorted() {
-            guard case .success(let facts) = context.image(path), let h = facts.header else { continue }
+            guard case .success(let facts) = context.image(path), let h = facts.header else {
+                if case .success(let facts) = context.image(path), facts.kind == .lfsPointer { sizeUnknown = true }
+                continue
+            }
             if h.width == h.height { sizes.insert(h.width) }
             let file = RelativePath.name(path)
             if let row = table.rows.first(where: { $0.file == file }), h.width != row.pixels || h.height != row.pixels {
@@ -86,8 +92,10 @@ public struct LegacyIconsKind: RuleKind {
         }
         // A missing size is shown on the key that lists the icons (where a file name goes).
         let listKey = ["CFBundleIcons", "CFBundleIconFiles", "CFBundleIconFile"].first { plist[$0] != nil }
-        reportMissingSizes(
-            rows.filter { !sizes.contains($0.pixels) }, context, infoPath: infoPath, key: listKey, missingNames: missingNames)
+        if !sizeUnknown {
+            reportMissingSizes(
+                rows.filter { !sizes.contains($0.pixels) }, context, infoPath: infoPath, key: listKey, missingNames: missingNames)
+        }
         reportStoreIcon(context, infoPath: infoPath)
     }
 
@@ -170,6 +178,12 @@ public struct LegacyIconsKind: RuleKind {
                     "App/Icons/Icon-Small@3x.png": png(87),
                     "App/Icons/Icon-76.png": png(76), "App/Icons/Icon-76@2x.png": png(152), "App/Icons/Icon-Small-40.png": png(40),
                 ], passes: rules.map(\.id)),
+            RuleExample(
+                "loose icons that are Git LFS pointers (a clone without git-lfs): no size is called missing (Ad Hoc)",
+                files: [
+                    "App/.reswatch.yaml": adHoc, "App/Info.plist": plist("<string>Icon-60</string>"),
+                    "App/Icon-60@2x.png": .text("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 4096\n"),
+                ], triggers: ["project.left-out"], passes: ["icon.missing-required", "icon.missing-recommended"]),
             RuleExample(
                 "loose icons only, for the App Store: no 1024 App Store icon (it must come from an asset catalog)",
                 files: [

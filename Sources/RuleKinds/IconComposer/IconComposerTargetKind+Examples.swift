@@ -1,3 +1,4 @@
+import ImageFacts
 import ProjectModel
 import RuleEngine
 
@@ -81,6 +82,14 @@ extension IconComposerTargetKind {
     public static let examples: [RuleExample] = {
         var shadowed = app(.resource(IconBundleMembership.fileType))
         shadowed["App/Assets.xcassets/AppIcon.appiconset/Contents.json"] = ExampleTrees.contents([("iphone", "60x60", "2x", nil)])
+        // A shadowed set's App Store image with alpha and WebP data under a .png name: the set is
+        // ignored when the .icon is present (rules_apple), so neither ships.
+        var shadowedImages = app(.resource(IconBundleMembership.fileType))
+        shadowedImages["App/Assets.xcassets/AppIcon.appiconset/Contents.json"] = ExampleTrees.contents([
+            ("ios-marketing", "1024x1024", "1x", "store.png"), ("mac", "16x16", "1x", "16-mac.png"),
+        ])
+        shadowedImages["App/Assets.xcassets/AppIcon.appiconset/store.png"] = .png(PNGSpec(width: 1024, height: 1024, color: .rgba))
+        shadowedImages["App/Assets.xcassets/AppIcon.appiconset/16-mac.png"] = .bytes(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8))
         var tv = app(.resource(IconBundleMembership.fileType))
         tv["App.xcodeproj/project.pbxproj"] = project(wiring: .resource(IconBundleMembership.fileType), tvIcon: "TVIcon")
         for (k, v) in IconComposerBundleKind.bundle(at: "TV/TVIcon.icon") { tv[k] = v }
@@ -102,6 +111,9 @@ extension IconComposerTargetKind {
             RuleExample(
                 "a same-name .appiconset beside the compiled .icon", files: shadowed, triggers: ["iconcomposer.shadowed-appiconset"],
                 passes: ["icon.missing-required", "icon.marketing-missing"]),
+            RuleExample(
+                "a shadowed .appiconset's images do not ship: no App Store rule judges them", files: shadowedImages,
+                triggers: ["iconcomposer.shadowed-appiconset"], passes: ["icon.marketing-alpha", "image.not-png"]),
             RuleExample("a tvOS app whose icon is a .icon", files: tv, triggers: ["iconcomposer.unsupported-platform"]),
         ]
     }()

@@ -29,7 +29,8 @@ public struct PNGPropertiesKind: RuleKind {
         fix: "Replace the file with the original PNG (the designer's export), not one copied out of a built .app.")
     public static let interlaced = RuleInfo(
         id: "image.interlaced", severity: .warning,
-        summary: "An Adam7-interlaced PNG: a warning for app icons and launch images, info in other image sets.",
+        summary:
+            "An Adam7-interlaced PNG: a warning for launch images and loose app icons, info for an app icon set's files (actool writes new icon files from them) and in other image sets.",
         rationale:
             "App Programming Guide (App-Related Resources): \"avoid using interlaced PNGs\"; they decode slower and some iOS versions render them wrongly.",
         fix: "Re-save without interlacing (e.g. `convert in.png -interlace none out.png`).")
@@ -48,7 +49,7 @@ public struct PNGPropertiesKind: RuleKind {
     public static let sixteenBit = RuleInfo(
         id: "image.16-bit", severity: .warning, code: "ITMS-90682",
         summary:
-            "A 16-bit-per-channel PNG: an error when the deployment target is 9.3 or lower; otherwise a warning for app icons and launch images, info elsewhere.",
+            "A 16-bit-per-channel PNG: an error when the deployment target is 9.3 or lower; otherwise a warning for launch images and loose app icons, info elsewhere (an app icon set's files are actool's input: it writes 8-bit icon files).",
         rationale:
             "App Store Connect rejects 16-bit images for apps that deploy to iOS 9.3 or earlier (ITMS-90682); later, they only waste space.",
         fix: "Convert to 8 bits per channel (e.g. `convert in.png -depth 8 out.png`).")
@@ -64,6 +65,20 @@ public struct PNGPropertiesKind: RuleKind {
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let path = subject.path
+        judge(subject, in: context)
+        // An image of an app icon set that a same-name Icon Composer icon replaces does not ship
+        // (iconcomposer.shadowed-appiconset says so once, for the set). Asked only when there is
+        // something to withdraw: an image with no finding keeps no record of the project's icons.
+        let folder = RelativePath.parent(path)
+        if context.hasFindings, subject.kind == .image, folder.hasSuffix(".appiconset"),
+            IconBundles.shadowing(set: folder, in: context) != nil
+        {
+            context.withdrawFindings()
+        }
+    }
+
+    func judge(_ subject: Subject, in context: EvaluationContext) {
+        let path = subject.path
         // Other loose PNGs get only the source-tree checks (not a PNG at all, Xcode-crushed CgBI);
         // colour model, interlace and depth matter for icons and launch images.
         let treeChecksOnly = subject.kind == .loosePNG && !Self.isNamedByInfoPlist(path, context)
@@ -73,6 +88,12 @@ public struct PNGPropertiesKind: RuleKind {
             context.report(EngineRules.unreadable, path: path, message: "cannot read image: \(error.reason)")
             return
         case .success(let f): facts = f
+        }
+        // A Git LFS pointer stands for an image the clone does not have: nothing about the image
+        // can be known, so it is left out and said (check folds these into one finding).
+        if facts.kind == .lfsPointer {
+            context.report(EngineRules.leftOut, path: path, message: EngineRules.lfsPointer(RelativePath.name(path)))
+            return
         }
         guard facts.kind == .png else {
             // An extensionless iTunesArtwork is judged by icon.itunesartwork (its fix keeps the name).
@@ -101,13 +122,25 @@ public struct PNGPropertiesKind: RuleKind {
             context.report(
                 Self.cgbi, path: path, message: "\(RelativePath.name(path)) is an Apple CgBI (Xcode-crushed) PNG, not the source image")
         }
-        // RGB, no interlace and 8 bits are Apple's requirements for app icons (QA1686) and what it
-        // documents for launch images; an ordinary image set accepts any PNG (at most info).
+        judgeFormat(header, of: subject, in: context)
+    }
+
+    /// RGB, no interlace and 8 bits are Apple's requirements for app icons (QA1686) and what it
+    /// documents for launch images; an ordinary image set accepts any PNG (at most info).
+    func judgeFormat(_ header: PNGHeader, of subject: Subject, in context: EvaluationContext) {
+        let path = subject.path
         let role = subject.kind == .iconLayer ? .other : ImageRole.role(of: path)
+        // An app icon set's files are actool's input: it writes new icon files from them, so their
+        // interlace and depth never ship (issue 58; ITMS-90682 is about a catalog of an app that
+        // deploys to iOS 9.3 or earlier, validation-anchors.md). Loose icons are copied as they are.
+        let actoolInput = role == .appIcon && RelativePath.parent(path).hasSuffix(".appiconset")
         if header.interlaced {
+            let note =
+                role == .other
+                ? " (accepted in an image set; slower to decode)" : actoolInput ? " (actool writes new icon files from it)" : ""
             context.report(
-                Self.interlaced, severity: role == .other ? .info : .warning, path: path,
-                message: "PNG is Adam7-interlaced" + (role == .other ? " (accepted in an image set; slower to decode)" : ""))
+                Self.interlaced, severity: role == .other || actoolInput ? .info : .warning, path: path,
+                message: "PNG is Adam7-interlaced" + note)
         }
         // iOS 18 tinted icon variants are grayscale by design.
         if let color = header.colorType, color.isGrayscale, !(role == .appIcon && Self.isTintedVariant(path, context)) {
@@ -125,9 +158,12 @@ public struct PNGPropertiesKind: RuleKind {
         }
         if header.bitDepth == 16 {
             let old = context.project.deploymentTarget <= OSVersion(9, 3)
-            context.report(
-                Self.sixteenBit, severity: old ? .error : (role == .other ? .info : .warning), path: path,
-                message: "PNG has 16 bits per channel" + (old ? " and the deployment target is \(context.project.deploymentTarget)" : ""))
+            let severity: Severity = old ? .error : (role == .other || actoolInput ? .info : .warning)
+            let note =
+                old
+                ? " and the deployment target is \(context.project.deploymentTarget)"
+                : actoolInput ? " (actool writes 8-bit icon files from it)" : ""
+            context.report(Self.sixteenBit, severity: severity, path: path, message: "PNG has 16 bits per channel" + note)
         }
     }
 
@@ -180,6 +216,13 @@ public struct PNGPropertiesKind: RuleKind {
             RuleExample(
                 "a PNG with a bad CRC", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, badCRC: true))],
                 triggers: ["image.corrupt"]),
+            RuleExample(
+                "a Git LFS pointer in place of the image is left out, not called broken",
+                files: [
+                    set + "a.png": .text(
+                        "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
+                    )
+                ], triggers: ["project.left-out"], passes: ["image.not-png", "image.corrupt"]),
             RuleExample("a CgBI PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, cgbi: true))], triggers: ["image.cgbi"]),
             RuleExample(
                 "an interlaced PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, interlaced: true))],
@@ -195,6 +238,16 @@ public struct PNGPropertiesKind: RuleKind {
                 passes: ["image.indexed"]),
             RuleExample(
                 "a 16-bit PNG", files: [set + "a.png": .png(PNGSpec(width: 10, height: 10, bitDepth: 16))],
+                triggers: ["image.16-bit"]),
+            RuleExample(
+                "a 16-bit loose app icon (copied into the bundle as it is) is a warning",
+                files: [
+                    "App/.reswatch.yaml": .text("devices: [iphone]\ndeployment-target: \"15.0\"\n"),
+                    "App/Info.plist": .text(
+                        "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>CFBundleIconFiles</key><array><string>Icon-60</string></array></dict></plist>"
+                    ),
+                    "App/Icon-60@2x.png": .png(PNGSpec(width: 120, height: 120, bitDepth: 16)),
+                ],
                 triggers: ["image.16-bit"]),
         ]
     }()

@@ -36,7 +36,12 @@ public struct LprojNamesKind: RuleKind {
         let folder = RelativePath.name(subject.path)
         let name = String(folder.dropLast(".lproj".count))
         if let problem = problem(with: name) {
-            context.report(Self.invalid, path: subject.path, message: "\(folder): \(problem)")
+            // Shown on a file of the folder (its first by name): a folder alone was anchored on the
+            // project file that declares it (project.yml:1), not where the rename happens.
+            let first = ((try? context.list(subject.path).get()) ?? []).filter { !$0.isDirectory }.map(\.name).min()
+            context.report(
+                Self.invalid, path: first.map { RelativePath.join(subject.path, $0) } ?? subject.path, message: "\(folder): \(problem)",
+                related: [subject.path])
         }
     }
 
@@ -59,7 +64,7 @@ public struct LprojNamesKind: RuleKind {
         for part in parts.dropFirst() {
             if part.count == 4, isLetters(part) {
                 guard part.first!.isUppercase, part.dropFirst() == part.dropFirst().lowercased() else {
-                    return "the script \"\(part)\" must be title-case (e.g. Hans)"
+                    return "the script \"\(part)\" must be title-case (\(part.prefix(1).uppercased() + part.dropFirst().lowercased()))"
                 }
             } else if part.count == 2, isLetters(part) {
                 guard part == part.uppercased() else { return "the region \"\(part)\" must be upper-case (e.g. \(part.uppercased()))" }

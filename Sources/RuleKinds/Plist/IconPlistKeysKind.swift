@@ -49,15 +49,23 @@ public struct IconPlistKeysKind: RuleKind {
             }
         ).union(IconBundles.compiledNames(in: context))
         let names = LegacyIconNames.iconNames(dict) + Self.catalogIconNames(dict)
+        // Alternate icons may be loose files (CFBundleAlternateIcons → CFBundleIconFiles): an app
+        // ships them so without a catalog, and removing CFBundleIcons would lose them. Only the
+        // primary icon's names make CFBundleIcons stale.
         let stale = Self.iconKeys.filter { key in
-            guard dict[key] != nil else { return false }
-            let named = names.filter { $0.0 == key || $0.0.hasPrefix(key + ".") }.map(\.1)
+            guard let value = dict[key] else { return false }
+            let named = names.filter { $0.0 == key }.map(\.1)
+            if named.isEmpty, value["CFBundleAlternateIcons"] != nil { return false }
             return named.isEmpty || !named.allSatisfy { sets.contains($0.hasSuffix(".png") ? String($0.dropLast(4)) : $0) }
         }
+        let source = iconBundle.map { RelativePath.name($0) } ?? "\(setName).appiconset"
         if !stale.isEmpty {
+            let keep =
+                stale.contains(where: { dict[$0]?["CFBundleAlternateIcons"] != nil })
+                ? " (keep CFBundleAlternateIcons: only CFBundlePrimaryIcon's file list is stale)" : ""
             context.report(
                 Self.keysWithCatalog, path: subject.path,
-                message: "icons come from \(setName).appiconset, but Info.plist still has \(stale.joined(separator: ", "))")
+                message: "icons come from \(source), but Info.plist still has \(stale.joined(separator: ", "))\(keep)")
         }
         // With ASSETCATALOG_COMPILER_APPICON_NAME set, actool writes CFBundleIconName into the built
         // Info.plist itself; only a plist that nothing completes must carry it.
@@ -76,7 +84,7 @@ public struct IconPlistKeysKind: RuleKind {
             } else {
                 context.report(
                     Self.nameMissing, path: subject.path,
-                    message: "icons come from \(setName).appiconset, but Info.plist has no CFBundleIconName")
+                    message: "icons come from \(source), but Info.plist has no CFBundleIconName")
             }
         }
     }
@@ -115,6 +123,13 @@ public struct IconPlistKeysKind: RuleKind {
             ("universal", "1024x1024", nil, "dark.png")
         ])
         byIconName["App/Assets.xcassets/AppIcon-Dark.appiconset/dark.png"] = ExampleTrees.png(1024)
+        // Alternates shipped as loose files beside a catalog primary icon: legal, and the key
+        // must stay (removing CFBundleIcons loses them).
+        var looseAlternates = ExampleTrees.singleSize()
+        looseAlternates["App/Info.plist"] = ExampleTrees.plist(
+            "<key>CFBundleIconName</key><string>AppIcon</string><key>CFBundleIcons</key><dict><key>CFBundleAlternateIcons</key><dict><key>Retro</key><dict><key>CFBundleIconFiles</key><array><string>RetroIcon</string></array></dict></dict></dict>"
+        )
+        looseAlternates["App/RetroIcon@2x.png"] = ExampleTrees.png(120)
         var noName = ExampleTrees.singleSize()
         noName["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleName</key><string>App</string>")
         return [
@@ -124,6 +139,9 @@ public struct IconPlistKeysKind: RuleKind {
                 "alternate icons declared in CFBundleIcons by their set names", files: alternates, passes: ["plist.icon-keys-with-catalog"]),
             RuleExample(
                 "alternate icons declared in CFBundleIcons by CFBundleIconName", files: byIconName,
+                passes: ["plist.icon-keys-with-catalog"]),
+            RuleExample(
+                "alternate icons shipped as loose files in CFBundleIcons, the primary from the catalog", files: looseAlternates,
                 passes: ["plist.icon-keys-with-catalog"]),
             RuleExample("catalog icons without CFBundleIconName", files: noName, triggers: ["plist.icon-name-missing"]),
         ]

@@ -32,6 +32,13 @@ extension PrivacySourcesKind {
             "UserDefaults used and no manifest", files: app(["Settings.swift": "let d = UserDefaults.standard\n"]),
             triggers: ["privacy.manifest-missing"]),
         RuleExample(
+            "a folder of C sources beside the app's project, with no Info.plist and no .reswatch.yaml, is no app",
+            files: [
+                "engine/d_main.c": .text("#include <sys/stat.h>\nstruct stat st;\nint r = stat(path, &st);\n"),
+                "engine/Assets.xcassets/Logo.imageset/Contents.json": .text(
+                    "{\"images\":[],\"info\":{\"version\":1,\"author\":\"xcode\"}}"),
+            ], passes: rules.map(\.id)),
+        RuleExample(
             "a file attribute read by its key",
             files: app(["Files.swift": "let a = try FileManager.default.attributesOfItem(atPath: p)\nlet d = a[.creationDate] as? Date\n"]),
             triggers: ["privacy.manifest-missing"]),

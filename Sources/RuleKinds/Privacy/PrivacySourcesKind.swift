@@ -51,7 +51,11 @@ public struct PrivacySourcesKind: RuleKind {
         guard !all.isEmpty else { return }
         var bundles: [Bundle] = []
         if project.targetName == nil {
-            // No project read: the folder is the app (minus test folders).
+            // No project read: the folder is the app (minus test folders) when a .reswatch.yaml
+            // marks it or it has an app Info.plist; a folder of sources with neither (a game
+            // engine's C code beside the app's project, a vendored library) is no app, and its
+            // context says so ("not an app project").
+            guard project.infoPlist != nil || project.isMarked else { return }
             bundles.append(Bundle(name: "the app", sources: all.filter { !Self.isTest($0) }, resources: nil))
         } else {
             if !project.appSources.isEmpty {
