@@ -8,6 +8,7 @@
 #   make fuzz     libFuzzer + address sanitizer over every reader of hostile input (FUZZ_SECONDS each)
 #   make asan     the test suite with the address sanitizer (binary and tests)
 #   make deb      reswatch_VERSION_ARCH.deb (make deb-install-test installs it in a debootstrapped Debian 12)
+#   make accuracy  check at the root of whole repositories (local mirrors) and print the judged table
 #   make dist-check  proves it: no Swift library linked, and it checks the example with the toolchain hidden
 
 SHELL        := /bin/bash
@@ -33,7 +34,7 @@ RELEASE_BIN  := .build/release/reswatch
 GENERATED    := .build/generated
 DIST         := reswatch-$(VERSION)-linux-$(ARCH)
 
-.PHONY: order-file deb deb-install-test fuzz asan all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
+.PHONY: accuracy order-file deb deb-install-test fuzz asan all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
 
 all: build
 
@@ -190,6 +191,12 @@ run: build
 	@echo "  .build/debug/reswatch subscribe     (then edit a file under Examples/SampleApp)"
 	@echo "  echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\"}' | socat - UNIX-CONNECT:<socket printed below>"
 	.build/debug/reswatch daemon Examples/SampleApp
+
+# Every error and warning at the root of whole repositories, against docs/accuracy/whole-repos.tsv
+# (issue 58). Needs their bare mirrors in RESWATCH_MIRRORS (default ../.mirror, as the search
+# tool's fetch lays them out): not part of make test, a lone clone has none.
+accuracy: build
+	python3 Tests/Tools/accuracy.py
 
 # docs/rules.md and README's example output, from the built binary (tests fail when they are stale).
 docs: build
