@@ -135,13 +135,23 @@ struct XcodeGenSpec {
     /// mappings merged key by key, lists appended, any other value the target's own (templates
     /// may use templates; a cycle or a missing name adds nothing). `${target_name}` in a template
     /// is the target's name.
-    func expandingTemplates(_ t: Node.Mapping, named name: String, depth: Int = 0) -> Node.Mapping {
+    func expandingTemplates(_ t: Node.Mapping, named name: String) -> Node.Mapping {
+        var budget = Self.templateBudget
+        return expandingTemplates(t, named: name, depth: 0, budget: &budget)
+    }
+
+    /// Template uses expanded for one target at most: a hostile project.yml whose templates each
+    /// name ten others, eight deep, would otherwise ask for 10^8 merges.
+    static let templateBudget = 64
+
+    func expandingTemplates(_ t: Node.Mapping, named name: String, depth: Int, budget: inout Int) -> Node.Mapping {
         let names = t["templates"]?.sequence?.compactMap(\.string) ?? t["templates"]?.string.map { [$0] } ?? []
         guard !names.isEmpty, depth < 8 else { return t }
         var base = Node.Mapping([])
         for template in names {
-            guard let body = map["targetTemplates"]?[template]?.mapping else { continue }
-            base = Self.merge(base, expandingTemplates(body, named: name, depth: depth + 1))
+            guard budget > 0, let body = map["targetTemplates"]?[template]?.mapping else { continue }
+            budget -= 1
+            base = Self.merge(base, expandingTemplates(body, named: name, depth: depth + 1, budget: &budget))
         }
         return Self.merge(Self.substituting(base, name: name), t)
     }

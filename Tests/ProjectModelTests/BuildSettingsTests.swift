@@ -365,6 +365,58 @@ import Testing
         #expect(rules.contains("project.not-checked project.yml"), "the tvOS target is named, on the file that declares it: \(rules)")
     }
 
+    /// targetTemplates as XcodeGen merges them: the template's type and settings under the
+    /// target's own (which win), lists appended, templates of templates, `${target_name}`.
+    @Test func targetTemplatesAreMergedUnderTheTarget() throws {
+        let (context, _) = try check([
+            "project.yml": .text(
+                """
+                name: Sample
+                targetTemplates:
+                  Base:
+                    platform: iOS
+                    settings:
+                      base:
+                        ASSETCATALOG_COMPILER_APPICON_NAME: ${target_name}Icon
+                        IPHONEOS_DEPLOYMENT_TARGET: "15.0"
+                  App:
+                    templates: [Base]
+                    type: application
+                    settings:
+                      base:
+                        IPHONEOS_DEPLOYMENT_TARGET: "16.0"
+                targets:
+                  Sample:
+                    templates: [App]
+                    info:
+                      path: Sources/Info.plist
+                    settings:
+                      base:
+                        IPHONEOS_DEPLOYMENT_TARGET: "17.0"
+                """),
+            "Sources/Info.plist": BuildSettingsTests.appPlist,
+        ])
+        #expect(context["target"] as? String == "Sample", "the type comes from the template")
+        #expect(context["deployment_target"] as? String == "17.0", "the target's own setting wins")
+        #expect(context["app_icon"] as? String == "SampleIcon", "${target_name} in a template")
+    }
+
+    /// Templates that each name ten others, many levels deep (or themselves): bounded, no hang.
+    @Test func hostileTemplatesAreBounded() throws {
+        var yaml = "name: Hostile\ntargetTemplates:\n"
+        for i in 0..<10 {
+            let others = (0..<10).map { "T\($0)" }.joined(separator: ", ")
+            yaml += "  T\(i):\n    templates: [\(others)]\n    type: application\n    sources: [S\(i)]\n"
+        }
+        yaml += "targets:\n  App:\n    templates: [T0, T1, T2, T3, T4, T5, T6, T7, T8, T9]\n    platform: iOS\n"
+        let read = XcodeGenReader.read("project.yml", files: InMemoryFiles(["project.yml": Array(yaml.utf8)]))
+        let project = try #require(try? read.get().0)
+        let app = try #require(project.targets.first { $0.name == "App" })
+        #expect(app.productType == "com.apple.product-type.application")
+        // Each template use appends its one source folder: at most 64 uses, not 10^8.
+        #expect(app.resources.count <= 64, "\(app.resources.count) template uses")
+    }
+
     /// A Tuist manifest reswatch cannot take a project from is said, on the manifest (the
     /// readable ones: TuistProjectTests).
     @Test func aTuistManifestWithoutAProjectCallIsSaid() throws {
