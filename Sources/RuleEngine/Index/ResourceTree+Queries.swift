@@ -175,7 +175,17 @@ extension ResourceTree {
         let all = vendoredChildren.flatMap { dir, names in
             nodes.isLive(dir) || dir == NodeStore.root ? names.map { RelativePath.join(path(of: dir), $0) } : []
         }.sorted()
-        return all.filter { folder in !all.contains { $0 != folder && RelativePath.isWithin(folder, $0) } }
+        // A folder is left out when one of its ancestors is listed: a walk up its parents (not a
+        // comparison with every other folder: a tree may hold thousands of frameworks).
+        let listed = Set(all)
+        return all.filter { folder in
+            var up = RelativePath.parent(folder)
+            while !up.isEmpty {
+                if listed.contains(up) { return false }
+                up = RelativePath.parent(up)
+            }
+            return true
+        }
     }
 
     /// Whether the tree holds a prebuilt framework (then `isInsidePrebuiltBundle` is asked).
