@@ -34,7 +34,8 @@ enum LegacyIconNames {
         if name.lowercased().hasSuffix(".png") { return files[name].map { [$0] } ?? [] }
         var out: [String] = []
         for scale in ["", "@2x", "@3x"] {
-            for device in ["", "~iphone", "~ipad"] {
+            // ~car: CarPlay's variant of an icon (an alternate icon's AltIcon60x60@2x~car.png).
+            for device in ["", "~iphone", "~ipad", "~car"] {
                 if let p = files["\(name)\(scale)\(device).png"] { out.append(p) }
             }
         }
