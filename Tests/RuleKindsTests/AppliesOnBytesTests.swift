@@ -40,14 +40,18 @@ import Testing
         }
     }
 
+    /// Names iOS or actool give icons, case-sensitively: `AppIcon…`, or `Icon` then `.`, `-`, `@`, `~`.
     @Test func strayIconTemplatesAreIconNamedPNGsOutsideSetsAndLproj() throws {
         let kind = try Self.kind(StrayIconTemplateKind.name)
         for path in Self.paths() {
             let name = RelativePath.nameSlice(path)
             let parent = RelativePath.parentSlice(path)
+            let bytes = Array(name.utf8)
+            let iconName =
+                bytes.starts(with: Array("AppIcon".utf8))
+                || (bytes.starts(with: Array("Icon".utf8)) && bytes.count > 4 && Array(".-@~".utf8).contains(bytes[4]))
             let expected =
-                (RelativePath.hasPrefix(name, "icon", ignoringCase: true) || RelativePath.hasPrefix(name, "appicon", ignoringCase: true))
-                && RelativePath.hasSuffix(name, ".png", ignoringCase: true) && Self.setType(path) == nil
+                iconName && RelativePath.hasSuffix(name, ".png", ignoringCase: true) && Self.setType(path) == nil
                 && !RelativePath.hasSuffix(parent, ".lproj")
             #expect(kind.applies(to: Subject(.image, path)) == expected, "\(path)")
         }
