@@ -17,6 +17,52 @@ import Testing
         return (lines.filter { $0.hasPrefix("project.left-out ") }, Set(lines.map { String($0.split(separator: " ")[0]) }))
     }
 
+    static func pbxproj(sdk: String) -> String {
+        """
+        // !$*UTF8*$!
+        {
+        	objects = {
+        		P1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G0; targets = (T1); };
+        		G0 = {isa = PBXGroup; children = (); sourceTree = "<group>"; };
+        		L1 = {isa = XCConfigurationList; buildConfigurations = (C1); };
+        		C1 = {isa = XCBuildConfiguration; name = Release; buildSettings = { }; };
+        		T1 = {isa = PBXNativeTarget; name = Runner; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
+        		L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
+        		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = \(sdk); INFOPLIST_FILE = Runner/Info.plist; }; };
+        	};
+        	rootObject = P1;
+        }
+        """
+    }
+
+    /// A save to project.pbxproj re-derives what ships: the Mac app becomes an iOS app (its
+    /// Info.plist is judged), and back (only the one not-checked finding) — as a cold check says.
+    @Test func aSavedProjectFileRederivesWhatIsJudged() throws {
+        let tree = try TempTree([
+            "Runner.xcodeproj/project.pbxproj": .text(Self.pbxproj(sdk: "macosx")),
+            "Runner/Info.plist": .text(
+                #"<?xml version="1.0"?><plist version="1.0"><dict><key>CFBundleIconFile</key><string>AppIcon</string></dict></plist>"#),
+        ])
+        let daemon = try DaemonHarness(roots: [tree.path], arguments: ["--settle-ms", "20"])
+        defer { _ = daemon.stop() }
+        try daemon.sync()
+        var rules = Set(try daemon.diagnosticLines().map { String($0.split(separator: " ")[0]) })
+        #expect(rules == ["project.not-checked"], "\(rules)")
+
+        try tree.write(["Runner.xcodeproj/project.pbxproj": .text(Self.pbxproj(sdk: "iphoneos"))])
+        try daemon.sync()
+        rules = Set(try daemon.diagnosticLines().map { String($0.split(separator: " ")[0]) })
+        #expect(rules.contains("launch.missing"), "the iOS app's Info.plist is judged now: \(rules)")
+        #expect(!rules.contains("project.not-checked"), "\(rules)")
+        let (_, cold) = try checkDiagnostics([tree.path])
+        #expect(try daemon.diagnosticLines() == cold.map { "\($0["rule"] ?? "") \($0["path"] ?? "") \($0["message"] ?? "")" }.sorted())
+
+        try tree.write(["Runner.xcodeproj/project.pbxproj": .text(Self.pbxproj(sdk: "macosx"))])
+        try daemon.sync()
+        rules = Set(try daemon.diagnosticLines().map { String($0.split(separator: " ")[0]) })
+        #expect(rules == ["project.not-checked"], "back to the Mac app: \(rules)")
+    }
+
     @Test func vendoredFoldersAndLFSPointersComeAndGoWithWhatIsSaid() throws {
         let tree = try TempTree([
             "App/.reswatch.yaml": .text("devices: [iphone]\n"),
