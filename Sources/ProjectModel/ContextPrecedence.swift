@@ -17,6 +17,7 @@ extension ProjectContext {
         iconBundles = pbx.icons
         appSettings = pbx.targets.first { $0.name == pbx.targetName }?.settings
         appSources = pbx.sources
+        appLocalPackages = pbx.localPackages
         configuration = pbx.configuration
         configurationReason = pbx.configurationReason
         alternateAppIconNames = pbx.alternateAppIconNames

@@ -259,8 +259,11 @@ public enum ContextResolver {
             }
         for candidate in candidates where candidate != context.infoPlist {
             let folder = RelativePath.parent(candidate)
-            guard folder != context.directory, !context.otherTargets.contains(where: { $0.directory == folder }),
-                case .success(let bytes) = files.read(candidate), case .success(let (plist, _)) = PropertyListReader.parse(bytes),
+            // With the whole list of targets, an extension plist none names is no product's,
+            // even in the folder of a target that generates its own (Tuist .extendingDefault).
+            let owned = folder == context.directory || context.otherTargets.contains(where: { $0.directory == folder })
+            if owned, !whole || named.contains(candidate) { continue }
+            guard case .success(let bytes) = files.read(candidate), case .success(let (plist, _)) = PropertyListReader.parse(bytes),
                 plist["NSExtension"] != nil || plist["EXAppExtensionAttributes"] != nil
             else { continue }
             if whole, !named.contains(candidate) {
@@ -273,6 +276,7 @@ public enum ContextResolver {
                     ))
                 continue
             }
+            if owned { continue }
             context.otherTargets.append(
                 OtherTarget(
                     name: RelativePath.name(folder), kind: "app extension (NSExtension in its Info.plist)", platform: .iOS,

@@ -22,6 +22,8 @@ public struct PBXBuildSettings: Sendable, Hashable {
     public var resources: [String] = []
     /// What the app target compiles (root-relative files and folders).
     public var sources: [String] = []
+    /// The tree's Swift packages the app target links (root-relative folders).
+    public var localPackages: [String] = []
     /// The Icon Composer bundles the app target compiles (nil: no app target was read).
     public var icons: IconBundleMembership?
     /// The app icon sets each configuration of the app target builds with.
@@ -65,6 +67,7 @@ public enum PBXProjectReader {
         result.targetName = app.name
         result.resources = app.resources
         result.sources = app.sources
+        result.localPackages = app.localPackages
         result.icons = app.icons
         if !result.appTargets.contains(app.name) { result.appTargets.insert(app.name, at: 0) }
         result.appTargets.removeAll { $0 == app.name }

@@ -61,6 +61,8 @@ public struct ProjectContext: Sendable, Hashable {
     public var appSettings: ResolvedBuildSettings?
     /// What the app target compiles (root-relative files and folders; empty when not known).
     public var appSources: [String] = []
+    /// The tree's Swift packages the app target links (root-relative folders with a Package.swift).
+    public var appLocalPackages: [String] = []
     /// Set when the project's targets were read and none is an iOS app (only macOS apps,
     /// frameworks, tests …): why nothing of it is judged as an app's, outside the targets reswatch
     /// checks on other platforms (watch app icons, tvOS brand assets).
@@ -84,13 +86,23 @@ public struct ProjectContext: Sendable, Hashable {
 
     public init(directory: String) { self.directory = directory }
 
-    /// For an app icon set name: nil when some configuration builds with it (or that cannot be
-    /// known); otherwise what the configurations use instead.
+    /// For an app icon set name: nil when the configuration that ships builds with it (or that
+    /// cannot be known); otherwise which configurations build with it, or that none does.
     public func unshippedIconSetReason(_ name: String) -> String? {
         guard targetName != nil, !iconNamesByConfiguration.isEmpty, !buildSettingsIncomplete, !includesAllAppIcons,
             !alternateAppIconNames.contains(name), appIconName != name
         else { return nil }
-        if iconNamesByConfiguration.values.contains(where: { $0.contains(name) }) { return nil }
+        let users = iconNamesByConfiguration.filter { $0.value.contains(name) }.keys.sorted()
+        if !users.isEmpty {
+            // Built only by configurations that do not ship (Debug, Enterprise, Beta): App Store
+            // Connect never sees it (issue 58, cause 7).
+            guard let shipping = configuration, !users.contains(shipping), let shipped = iconNamesByConfiguration[shipping] else {
+                return nil
+            }
+            let why = configurationReason.map { ", \($0)" } ?? ""
+            return "only \(users.joined(separator: ", ")) of \(targetName!) build\(users.count == 1 ? "s" : "") with it; "
+                + "\(shipping) (the configuration that ships\(why)) builds with \(shipped.first ?? "none")"
+        }
         let used = iconNamesByConfiguration.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.first ?? "none")" }
         return "no configuration of \(targetName!) builds with it (\(used.joined(separator: ", ")))"
     }
@@ -189,6 +201,8 @@ public struct OtherTarget: Sendable, Hashable {
     public var infoPlistFile: String?
     /// What it compiles (root-relative files and folders).
     public var sources: [String] = []
+    /// The tree's Swift packages it links.
+    public var localPackages: [String] = []
     public var settingsIncomplete = false
     /// The Icon Composer bundles it compiles.
     public var iconBundles: IconBundleMembership?

@@ -27,6 +27,8 @@ public struct ResolvedTarget: Sendable, Hashable {
     public var sources: [String] = []
     /// An aggregate target (scripts, other targets): no product of its own.
     public var isAggregate = false
+    /// The tree's Swift packages it links (root-relative folders).
+    public var localPackages: [String] = []
 
     public var isApplication: Bool { productType == "com.apple.product-type.application" }
     /// An App Clip: an iOS app the full app embeds, not judged yet (said as project.not-checked).
@@ -82,7 +84,7 @@ public enum TargetResolver {
                 id: target.id, name: target.name, productType: target.productType, configuration: configName,
                 configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems,
                 iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons, sources: target.sources,
-                isAggregate: target.isAggregate)
+                isAggregate: target.isAggregate, localPackages: target.localPackages)
         }
     }
 
@@ -153,7 +155,12 @@ public enum TargetResolver {
         if let s = schemes[target.id], target.configuration(named: s.configuration) != nil {
             return (s.configuration, "the shared scheme \(s.scheme) archives it so")
         }
-        if target.configuration(named: "Release") != nil { return ("Release", "no shared scheme archives the target") }
+        if target.configuration(named: "Release") != nil {
+            // XcodeGen and Tuist write the schemes themselves: their archive action is Release.
+            if project.path.hasSuffix(TuistReader.fileName) { return ("Release", "the scheme Tuist generates archives Release") }
+            if !project.path.hasSuffix(".xcodeproj") { return ("Release", "the scheme XcodeGen generates archives Release") }
+            return ("Release", schemes.isEmpty ? "no shared scheme" : "no shared scheme archives the target")
+        }
         if let d = target.defaultConfigurationName, target.configuration(named: d) != nil {
             return (d, "its defaultConfigurationName; no Release configuration and no shared scheme")
         }
@@ -195,13 +202,15 @@ public enum TargetResolver {
 /// target is archived with.
 enum SchemeReader {
     /// Target id → the archiving scheme and its configuration. When several schemes archive a
-    /// target, the one named after the target wins, else the first by name.
+    /// target, the one named after the target wins, then one whose first entry it is (its own
+    /// scheme, not an extension's that builds it along), else the first by name.
     static func archiveConfigurations(_ project: XcodeProject, files: some ProjectFileAccess) -> [String: (
         scheme: String, configuration: String
     )] {
         let dir = RelativePath.join(project.path, "xcshareddata/xcschemes")
         guard case .success(let entries) = files.list(dir) else { return [:] }
         var result: [String: (scheme: String, configuration: String)] = [:]
+        var ranks: [String: Int] = [:]
         let names = Dictionary(project.targets.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         for entry in entries.sorted(by: { $0.name < $1.name }) where entry.name.hasSuffix(".xcscheme") {
             guard case .success(let bytes) = files.read(RelativePath.join(dir, entry.name)) else { continue }
@@ -210,9 +219,14 @@ enum SchemeReader {
             guard let archive = element("ArchiveAction", in: xml), let config = attribute("buildConfiguration", in: archive) else {
                 continue
             }
-            for id in archivedTargets(in: xml) {
-                if let existing = result[id], existing.scheme == names[id] { continue }
-                if result[id] == nil || scheme == names[id] { result[id] = (scheme, config) }
+            // A scheme archives its first entry as its own product (an extension's scheme lists
+            // the extension, then its host app): the app's own scheme wins over one that only
+            // builds it along.
+            for (i, id) in archivedTargets(in: xml).enumerated() {
+                let rank = scheme == names[id] ? 0 : i == 0 ? 1 : 2
+                if let existing = ranks[id], existing <= rank { continue }
+                ranks[id] = rank
+                result[id] = (scheme, config)
             }
         }
         return result

@@ -7,14 +7,22 @@ struct TuistManifestReader {
     let path: String
     let converter: SourceLocationConverter
     /// Top-level `let name = value` of the manifest: a constant used as an argument is its value.
-    let bindings: [String: ExprSyntax]
+    var bindings: [String: ExprSyntax]
+    /// The manifest's own helper functions that return a target (top-level `func`, or `static
+    /// func` in an `extension Target`): a call to one is read with its parameters bound.
+    let functions: [String: FunctionDeclSyntax]
+    /// How many helper calls deep the reader is (a helper calling itself stops).
+    var helperDepth = 0
     var notes: [String] = []
     var directory: String { RelativePath.parent(path) }
 
-    init(path: String, converter: SourceLocationConverter, bindings: [String: ExprSyntax]) {
+    init(
+        path: String, converter: SourceLocationConverter, bindings: [String: ExprSyntax], functions: [String: FunctionDeclSyntax] = [:]
+    ) {
         self.path = path
         self.converter = converter
         self.bindings = bindings
+        self.functions = functions
     }
 
     static func bindings(of source: SourceFileSyntax) -> [String: ExprSyntax] {
@@ -73,8 +81,11 @@ struct TuistManifestReader {
                         let target = target(call)
                     {
                         targets.append(target)
+                    } else if let call = callExpression(element.expression), let target = helperTarget(call) {
+                        targets.append(target)
                     } else {
                         notRead("a target", element)
+                        targets.append(Self.unread(element, line: line(element)))
                     }
                 }
             } else {
@@ -249,21 +260,21 @@ struct TuistManifestReader {
     /// Resource globs ("Resources/**", `.glob(pattern:)`, `.folderReference(path:)`): the folder
     /// each starts from is the target's, and a `.icon` named outright is a reference of its own.
     mutating func resources(_ node: ExprSyntax, target: inout XcodeProject.Target, detail: String) -> [String] {
-        guard
-            let array = resolve(node).as(ArrayExprSyntax.self)
-                ?? callExpression(node).flatMap({ TuistArguments($0)[nil].map(resolve)?.as(ArrayExprSyntax.self) })
-        else {
+        // An array, `.resources([…])`/`.paths([…])`, or one glob (a string or `.glob(…)`).
+        let elements: [ExprSyntax]
+        if let array = resolve(node).as(ArrayExprSyntax.self)
+            ?? callExpression(node).flatMap({ TuistArguments($0)[nil].map(resolve)?.as(ArrayExprSyntax.self) })
+        {
+            elements = array.elements.map(\.expression)
+        } else if pattern(node) != nil {
+            elements = [node]
+        } else {
             notRead("\(detail): resources:", node)
             return []
         }
         var out: [String] = []
-        for element in array.elements {
-            let expression = element.expression
-            let pattern =
-                string(expression)
-                ?? callExpression(expression).flatMap { c in
-                    (TuistArguments(c)["pattern"] ?? TuistArguments(c)["path"]).flatMap { string($0) }
-                }
+        for expression in elements {
+            let pattern = pattern(expression)
             guard let pattern else {
                 notRead("\(detail): a resource", expression)
                 continue
@@ -282,13 +293,39 @@ struct TuistManifestReader {
         return out
     }
 
-    /// The text of a string literal without interpolation.
-    func string(_ node: ExprSyntax) -> String? {
-        guard let literal = resolve(node).as(StringLiteralExprSyntax.self) else { return nil }
+    /// A glob or path: a string, `.glob(pattern:)`, `.glob("…", excluding:)`, `.folderReference(path:)`,
+    /// `.relativeToManifest("…")` (the manifest's folder is where every path starts).
+    func pattern(_ expression: ExprSyntax) -> String? {
+        if let s = string(expression) { return s }
+        guard let c = callExpression(expression) else { return nil }
+        let arguments = TuistArguments(c)
+        guard let inner = arguments["pattern"] ?? arguments["path"] ?? arguments[nil] else { return nil }
+        if let s = string(inner) { return s }
+        if let call = callExpression(inner), member(call.calledExpression) == "relativeToManifest",
+            let s = TuistArguments(call)[nil].flatMap({ string($0) })
+        {
+            return s
+        }
+        return nil
+    }
+
+    /// The text of a string literal; an interpolation is read when it names a constant or a
+    /// helper's parameter that is itself a string literal (`"\(name)/Sources/**"`).
+    func string(_ node: ExprSyntax, depth: Int = 0) -> String? {
+        guard depth < 8, let literal = resolve(node).as(StringLiteralExprSyntax.self) else { return nil }
         var text = ""
         for segment in literal.segments {
-            guard let s = segment.as(StringSegmentSyntax.self) else { return nil }
-            text += s.content.text
+            if let s = segment.as(StringSegmentSyntax.self) {
+                text += s.content.text
+            } else if let e = segment.as(ExpressionSegmentSyntax.self), e.expressions.count == 1,
+                let first = e.expressions.first, first.label == nil,
+                first.expression.is(DeclReferenceExprSyntax.self),
+                let value = string(first.expression, depth: depth + 1)
+            {
+                text += value
+            } else {
+                return nil
+            }
         }
         return text
     }

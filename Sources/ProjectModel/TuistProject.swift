@@ -111,7 +111,9 @@ public enum TuistReader {
             guard let call = finder.project else {
                 return .failure(Failure(line: nil, message: "has no Project(…) call whose arguments reswatch can read"))
             }
-            var reader = TuistManifestReader(path: path, converter: converter, bindings: TuistManifestReader.bindings(of: source))
+            var reader = TuistManifestReader(
+                path: path, converter: converter, bindings: TuistManifestReader.bindings(of: source),
+                functions: TuistManifestReader.functions(of: source))
             let project = reader.project(call)
             return .success((project, reader.notes))
         }

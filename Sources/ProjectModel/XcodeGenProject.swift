@@ -8,8 +8,8 @@ import Yams
 /// `type`, `platform` (or `supportedDestinations`), `deploymentTarget`, `info.path`, `settings`,
 /// `configFiles`. XcodeGen's setting presets are applied as it applies them (unless
 /// `options.settingPresets: none`): for iOS `SDKROOT = iphoneos`, `TARGETED_DEVICE_FAMILY = 1,2`,
-/// and `ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon` for applications. `include:` files are not
-/// followed (said as a problem).
+/// and `ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon` for applications. `include:` files are
+/// merged under the file (XcodeGenIncludes.swift); `settings: groups:` name `settingGroups`.
 public enum XcodeGenReader {
     public static let fileNames = ["project.yml", "project.json"]
 
@@ -40,14 +40,12 @@ public enum XcodeGenReader {
         case .success(let r): root = r
         case .failure(let problem): return .failure(problem)
         }
-        guard let map = root?.mapping else {
+        guard let main = root?.mapping else {
             return .failure(YAMLProblem(line: root?.line, message: "expected a mapping (name:, targets:)"))
         }
-        var problems: [XcconfigProblem] = []
-        if let include = map["include"] {
-            problems.append(
-                XcconfigProblem(file: path, line: include.line ?? 0, message: "include: files are not read; settings they add are unknown"))
-        }
+        var includes = Includes()
+        let map = including(main, path: path, files: files, into: &includes)
+        let problems = includes.problems
         let spec = XcodeGenSpec(path: path, map: map)
         let projectConfigurations = spec.configNames.map { config in
             XcodeProject.Configuration(
@@ -106,10 +104,19 @@ struct XcodeGenSpec {
     func origin(_ node: Node?, _ detail: String) -> SettingOrigin { SettingOrigin(file: path, line: node?.line, detail: detail) }
 
     /// A `settings:` mapping for one configuration: plain, or structured (base, configs, groups).
-    func assignments(_ settings: Node?, config: String, detail: String) -> [SettingAssignment] {
+    /// `groups:` name top-level `settingGroups` (themselves settings of either form), laid
+    /// under the base and configuration settings as XcodeGen lays them.
+    func assignments(_ settings: Node?, config: String, detail: String, depth: Int = 0) -> [SettingAssignment] {
         guard let settings, let m = settings.mapping else { return [] }
         let structured = m["base"] != nil || m["configs"] != nil || m["groups"] != nil
         var out: [SettingAssignment] = []
+        if depth < 8 {
+            let groups = m["groups"]?.sequence?.compactMap(\.string) ?? m["groups"]?.string.map { [$0] } ?? []
+            for group in groups {
+                guard let body = map["settingGroups"]?[group] ?? map["settingPresets"]?[group] else { continue }
+                out += assignments(body, config: config, detail: "\(detail), setting group \(group)", depth: depth + 1)
+            }
+        }
         func add(_ node: Node?) {
             for (k, v) in node?.mapping ?? [:] {
                 guard let key = k.string else { continue }
@@ -207,6 +214,13 @@ struct XcodeGenSpec {
         generated.resources = sources.compactMap { $0.string ?? $0["path"]?.string }.filter { !$0.hasPrefix("/") }
             .compactMap { RelativePath.normalize(RelativePath.join(directory, $0)) }
         generated.sources = generated.resources
+        // `dependencies: - package: Name` on a `packages: Name: path:` entry: a package of the tree.
+        generated.localPackages = (t["dependencies"]?.sequence ?? []).compactMap { dependency in
+            guard let name = dependency["package"]?.string, let path = map["packages"]?[name]?["path"]?.string, !path.hasPrefix("/") else {
+                return nil
+            }
+            return RelativePath.normalize(RelativePath.join(directory, path))
+        }
         generated.icons.folders = generated.resources.map { source in
             XcodeGenReader.iconFolder(source, target: targetName, iconFileType: map["options"]?["fileTypes"]?["icon"])
         }

@@ -31,6 +31,9 @@ public struct XcodeProject: Sendable, Hashable {
         public var sources: [String] = []
         /// A PBXAggregateTarget: it runs scripts and builds other targets, no product of its own.
         public var isAggregate = false
+        /// The Swift packages of the tree the target links (root-relative folders holding a
+        /// Package.swift): their code is compiled into the target's binary.
+        public var localPackages: [String] = []
 
         public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
     }
@@ -155,6 +158,7 @@ struct PBXObjectGraph {
                 XcodeProjectReader.synchronizedFolder(objects[group], path: p, target: id, targetName: targetName, objects: objects))
         }
         target.resources = resources
+        target.localPackages = localPackages(t)
         return target
     }
 
