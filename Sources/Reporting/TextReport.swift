@@ -87,7 +87,10 @@ public struct TextReport: Sendable {
             // A project that builds no iOS app has no devices or deployment target to show.
             let settings =
                 c.noApp != nil
-                ? (c.noApp!.contains("builds no iOS app") ? "builds no iOS app" : "not judged as an app (a Swift package's example)")
+                ? (c.noApp!.contains("builds no iOS app")
+                    ? "builds no iOS app"
+                    : c.noApp!.hasPrefix("outside every project")
+                        ? "outside every project: not judged" : "not judged as an app (a Swift package's example)")
                 : "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)"
             out.append(paint(title, "1") + "  " + paint(settings, "2"))
             var used: [String] = []

@@ -57,6 +57,8 @@ extension Engine {
         if markerMoved && newIndex != projectIndex {
             // Projects were re-scoped: rebuild every subject's project (rare).
             projectIndex = newIndex
+            // A folder outside every project is judged by whether projects exist elsewhere.
+            dropAllProjects()
             rebuildSubjects()
             fullKeyScan = true
         } else {

@@ -232,17 +232,22 @@ public final class Engine {
         return s
     }
 
-    private func dropAllProjects() {
+    func dropAllProjects() {
         for state in projects.values { delta.drop(state.diagnostics) }
         projects.removeAll()
     }
 
     func resolveProject(_ dir: String) -> ProjectState {
         let infoPlists = subjects.subjects(.infoPlist, inProject: dir, tree: tree).map(\.path)
+        // A folder no marker makes a project, in a tree whose projects are elsewhere: what it
+        // holds is outside every project (a React Native or Flutter root's assets, fastlane).
+        let elsewhere =
+            judgesVendored || projectIndex.strong.contains(dir) || projectIndex.weak.contains(dir)
+            ? [] : projectIndex.strong.filter { !$0.isEmpty }.sorted()
         return ProjectResolver(
             root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists,
             catalogs: subjects.subjects(.catalog, inProject: dir, tree: tree).map(\.path), allowProjectExec: allowProjectExec,
-            overlay: configOverlay
+            overlay: configOverlay, projectsElsewhere: elsewhere
         ).resolve(dir)
     }
 

@@ -50,7 +50,7 @@ public enum EngineRules {
     public static let leftOut = RuleInfo(
         id: "project.left-out", severity: .info,
         summary:
-            "What no product of the project ships as its own, left unjudged and said once per kind: vendored folders (Pods, node_modules, Carthage, .docset documentation), what is inside prebuilt .framework/.xcframework bundles (a listed SDK's privacy manifest aside), and Git LFS pointers in place of images.",
+            "What no product of the project ships as its own, left unjudged and said once per kind: vendored folders (Pods, node_modules, Carthage, .docset documentation), what is inside prebuilt .framework/.xcframework bundles (a listed SDK's privacy manifest aside), the files outside every project folder of a tree that has projects, asset catalogs and extension Info.plists no target ships, and Git LFS pointers in place of images.",
         rationale:
             "Judging another project's code, a build product or a pointer to a file that was never fetched as if it were the app's own gives findings nobody can act on; passing them in silence would be a quiet \"no problems\". issue 58; Git LFS pointer format: git-lfs spec v1.",
         fix: "Nothing to fix for vendored folders (check --all-files judges them too); for LFS pointers run `git lfs pull` before checking."

@@ -52,6 +52,10 @@ struct ProjectResolver {
     var allowProjectExec = false
     /// Settings laid over every project's `.reswatch.yaml` (`check --config`, `--ignore`).
     var overlay: ProjectConfig?
+    /// The tree's project folders, when this folder is none and lies outside them all: nothing
+    /// in it ships in a product of theirs (issue 58: a React Native root's `assets/`, fastlane's
+    /// artwork), so it is said and not judged.
+    var projectsElsewhere: [String] = []
 
     func resolve(_ dir: String) -> ProjectState {
         let recorder = TreeAccess(tree: tree)
@@ -59,6 +63,19 @@ struct ProjectResolver {
         recorder.inputs.insert(.subjects(.catalog, project: dir))
         var contexts = ContextResolver.resolveAll(
             projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists, overlay: overlay)
+        if !projectsElsewhere.isEmpty, !contexts[0].isMarked, contexts[0].infoPlist == nil, contexts[0].noAppReason == nil {
+            let shown = projectsElsewhere.prefix(3).joined(separator: ", ") + (projectsElsewhere.count > 3 ? " …" : "")
+            contexts[0].noAppReason = "outside every project of the tree (\(shown))"
+            // Shown on a file of the folder (its first by name, breadth first outside the
+            // projects), so that editors can show it.
+            let file = firstFile(under: dir, recorder: recorder)
+            contexts[0].problems.append(
+                ContextProblem(
+                    .leftOut, path: file ?? dir, line: nil,
+                    message:
+                        "the files outside every project of the tree (\(shown)) are not judged as an app's: no target ships them; a .reswatch.yaml in \(dir.isEmpty ? "the root" : dir) judges them"
+                ))
+        }
         let context = contexts[0]
         var rules = baseRules
         let moduleDir = RelativePath.join(dir, ".reswatch/rules")
@@ -106,6 +123,25 @@ struct ProjectResolver {
         // 270 bytes for each project without an Info.plist), and no rule reads them.
         for i in contexts.indices { contexts[i].problems = [] }
         return ProjectState(contexts: contexts, inputs: Array(recorder.inputs), rules: rules, diagnostics: diagnostics)
+    }
+
+    /// The first file (by name, breadth first, a few hundred entries at most) under `dir` and
+    /// outside the tree's projects.
+    func firstFile(under dir: String, recorder: TreeAccess) -> String? {
+        var queue = [dir]
+        var budget = 512
+        while !queue.isEmpty, budget > 0 {
+            let folder = queue.removeFirst()
+            let entries = ((try? recorder.list(folder).get()) ?? []).sorted { $0.name < $1.name }
+            budget -= entries.count
+            if let file = entries.first(where: { !$0.isDirectory }) { return RelativePath.join(folder, file.name) }
+            for e in entries where e.isDirectory {
+                let path = RelativePath.join(folder, e.name)
+                // Not into a project's folder; into a folder that holds one (its other files are outside).
+                if !projectsElsewhere.contains(where: { RelativePath.isWithin(path, $0) }) { queue.append(path) }
+            }
+        }
+        return nil
     }
 
     /// Catalogs that no target of the project bundles: nothing in them is judged (the engine

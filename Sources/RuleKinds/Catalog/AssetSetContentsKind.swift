@@ -27,7 +27,10 @@ public struct AssetSetContentsKind: RuleKind {
         guard let result = context.assetContents(file) else {
             if context.isDirectory(file) {
                 context.report(Self.invalid, path: file, message: "Contents.json is a directory")
-            } else {
+            } else if subject.path.contains(".xcassets/") || !context.project.isMarked {
+                // Only a catalog's sets are compiled: in a project, a folder named X.imageset
+                // outside any catalog (a React Native template, issue 58) is no set of actool's.
+                // A set checked on its own, with no project around it, is taken for one.
                 context.report(Self.missing, path: subject.path, message: "\(RelativePath.name(subject.path)) has no Contents.json")
             }
             return
@@ -56,6 +59,12 @@ public struct AssetSetContentsKind: RuleKind {
                 ], passes: rules.map(\.id)),
             RuleExample(
                 "no Contents.json", files: [set + "/a.png": .png(PNGSpec(width: 4, height: 4))], triggers: ["catalog.contents-missing"]),
+            RuleExample(
+                "in a project, a set-named folder outside any asset catalog is no set (actool never compiles it)",
+                files: [
+                    "App/.reswatch.yaml": ExampleTrees.config(),
+                    "App/assets/brand/ios/Logo.imageset/a.png": .png(PNGSpec(width: 4, height: 4)),
+                ], passes: ["catalog.contents-missing"]),
             RuleExample("a 0-byte Contents.json", files: [set + "/Contents.json": .text("")], triggers: ["catalog.contents-invalid"]),
             RuleExample(
                 "broken JSON", files: [set + "/Contents.json": .text("{\n  \"images\" : [\n    { \"idiom\" : \"universal\", }\n  ]\n")],

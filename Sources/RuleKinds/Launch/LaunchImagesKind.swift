@@ -102,7 +102,7 @@ public struct LaunchImagesKind: RuleKind {
         let entries = names.entries
         let stem = String(file.dropLast(4))
         guard let base = bases.filter({ stem.hasPrefix($0) }).max(by: { $0.count < $1.count }) else {
-            if stem.lowercased().hasPrefix("default") {
+            if stem.lowercased().hasPrefix("default"), Self.isLaunchShaped(stem.dropFirst("default".count)) {
                 context.report(
                     Self.badName, path: subject.path,
                     message: "\(file): iOS looks for \"Default…\" case-sensitively on the device; this launch image is never used")
@@ -152,6 +152,18 @@ public struct LaunchImagesKind: RuleKind {
         if height != "-" && scale == 1 { return }
         let candidates = expected(iPad ? "ipad" : "iphone", height, orientation, scale)
         check(subject.path, header, candidates, "its name", context)
+    }
+
+    /// What follows a lower-case "default" names a launch image only when it is launch-image
+    /// modifiers (`-568h`, `-Portrait`, `@2x`, `~ipad`): `default-icon@2x.png` is an alternate
+    /// icon's preview (issue 58), not a misnamed launch image.
+    static func isLaunchShaped(_ rest: Substring) -> Bool {
+        var rest = rest.lowercased()[...]
+        for d in ["~iphone", "~ipad"] where rest.hasSuffix(d) { rest = rest.dropLast(d.count) }
+        for s in ["@2x", "@3x"] where rest.hasSuffix(s) { rest = rest.dropLast(s.count) }
+        let known = heights.union(orientations.map { $0.lowercased() })
+        return rest.split(separator: "-", omittingEmptySubsequences: false).dropFirst().allSatisfy { known.contains(String($0)) }
+            && (rest.isEmpty || rest.hasPrefix("-"))
     }
 
     /// -568h and -667h images are @2x; -736h and -812h @3x.

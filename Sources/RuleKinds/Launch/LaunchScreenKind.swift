@@ -56,8 +56,19 @@ public struct LaunchScreenKind: RuleKind {
         else { return }
         let interfaceNames = Set(context.subjects(.interfaceFile).map { Self.baseName(RelativePath.name($0.path)) })
         var hasStoryboard = false
+        // A generated Info.plist takes the key from INFOPLIST_KEY_UILaunchStoryboardName when
+        // the file has none (issue 58: "Splash.storyboard" there is as wrong as in the file).
+        var names: [(String, String)] = []
         for key in ["UILaunchStoryboardName", "UILaunchStoryboardName~iphone", "UILaunchStoryboardName~ipad"] {
-            guard let name = dict[key]?.string else { continue }
+            if let name = dict[key]?.string {
+                names.append((key, name))
+            } else if context.project.infoPlistGenerated, let name = context.project.appSettings?.string("INFOPLIST_KEY_\(key)"),
+                !name.contains("$(")
+            {
+                names.append(("INFOPLIST_KEY_\(key)", name))
+            }
+        }
+        for (key, name) in names {
             if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix(".storyboardc") || name.hasSuffix(".nib") {
                 context.report(
                     Self.storyboardMissing, path: subject.path, message: "\(key) is \"\(name)\": give the base name without the extension")

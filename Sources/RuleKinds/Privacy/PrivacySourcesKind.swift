@@ -1,4 +1,5 @@
 import Findings
+import ProjectModel
 import RuleEngine
 import SystemCalls
 
@@ -41,14 +42,18 @@ public struct PrivacySourcesKind: RuleKind {
         let project = context.project
         // Whether a source is third-party is decided once per folder (a tree has many per folder).
         var ownFolders: [String: Bool] = [:]
-        let all = context.subjects(.source).map(\.path).filter { path in
+        let every = context.subjects(.source).map(\.path)
+        let all = every.filter { path in
             let folder = RelativePath.parent(path)
             if let known = ownFolders[folder] { return known }
             let own = PrivacyManifests.isAppsOwn(path, in: context)
             ownFolders[folder] = own
             return own
         }.sorted()
-        guard !all.isEmpty else { return }
+        // The tree's Swift packages the app links: their code is in the app's binary.
+        let packages = project.targetName == nil ? [] : project.appLocalPackages
+        let linked = packages.isEmpty ? [] : every.filter { s in packages.contains { RelativePath.isWithin(s, $0) } }.sorted()
+        guard !all.isEmpty || !linked.isEmpty else { return }
         var bundles: [Bundle] = []
         if project.targetName == nil {
             // No project read: the folder is the app (minus test folders) when a .reswatch.yaml
@@ -58,9 +63,28 @@ public struct PrivacySourcesKind: RuleKind {
             guard project.infoPlist != nil || project.isMarked else { return }
             bundles.append(Bundle(name: "the app", sources: all.filter { !Self.isTest($0) }, resources: nil))
         } else {
+            // A linked package with a manifest of its own declares for its code; the code of
+            // one without is the app's to declare (it is compiled into the app's binary).
+            let packageManifests = context.subjects(.privacyManifest).map(\.path).filter { m in
+                packages.contains { RelativePath.isWithin(m, $0) }
+            }
+            let (declaring, undeclaring) = packages.reduce(into: ([String](), [String]())) { out, package in
+                if packageManifests.contains(where: { RelativePath.isWithin($0, package) }) {
+                    out.0.append(package)
+                } else {
+                    out.1.append(package)
+                }
+            }
+            let packageSources = { (package: String) in
+                linked.filter { RelativePath.isWithin($0, package) && !Self.isPackageTest($0, in: package) }
+            }
             if !project.appSources.isEmpty {
                 bundles.append(
-                    Bundle(name: project.targetName!, sources: Self.members(all, of: project.appSources), resources: project.ownedPaths))
+                    Bundle(
+                        name: project.targetName!,
+                        sources: Self.members(all, of: project.appSources, excluding: Self.exceptions(project.iconBundles))
+                            + undeclaring.flatMap(packageSources),
+                        resources: project.ownedPaths))
             } else {
                 // Sources on disk, but the target lists none that could be read: said, not passed.
                 context.report(
@@ -69,23 +93,49 @@ public struct PrivacySourcesKind: RuleKind {
                         "\(project.targetName!): no Compile Sources phase or synchronized folder of the target could be read, so its sources were not scanned for required-reason APIs"
                 )
             }
+            for package in declaring {
+                bundles.append(
+                    Bundle(
+                        name: "the package \(RelativePath.name(package)) that \(project.targetName!) links",
+                        sources: packageSources(package),
+                        resources: [package]))
+            }
             for target in project.otherTargets
             where target.productType.contains("extension") && !target.productType.contains("watchkit") && !target.sources.isEmpty
                 && [.iOS, .unknown].contains(target.platform)
             {
-                bundles.append(Bundle(name: target.name, sources: Self.members(all, of: target.sources), resources: target.resources))
+                bundles.append(
+                    Bundle(
+                        name: target.name, sources: Self.members(all, of: target.sources, excluding: Self.exceptions(target.iconBundles)),
+                        resources: target.resources))
             }
         }
-        let manifests = context.subjects(.privacyManifest).map(\.path).filter { PrivacyManifests.isAppsOwn($0, in: context) }
+        let manifests = context.subjects(.privacyManifest).map(\.path).filter { m in
+            PrivacyManifests.isAppsOwn(m, in: context) || packages.contains { RelativePath.isWithin(m, $0) }
+        }
         for bundle in bundles { check(bundle, manifests: manifests, in: context) }
+    }
+
+    /// A package's tests, plugins and build folder: not linked into the app.
+    static func isPackageTest(_ path: String, in package: String) -> Bool {
+        let inside = path.dropFirst(package.count).split(separator: "/")
+        return inside.first.map { ["Tests", "Plugins", ".build"].contains(String($0)) } ?? false || isTest(path)
     }
 
     static func isTest(_ path: String) -> Bool {
         path.split(separator: "/").dropLast().contains { $0.hasSuffix("Tests") || $0 == "Tests" }
     }
 
-    static func members(_ sources: [String], of entries: [String]) -> [String] {
-        sources.filter { s in entries.contains { RelativePath.isWithin(s, $0) } }
+    /// The sources inside the target's entries, less its synchronized folders' membership
+    /// exceptions: a folder the app and an extension share compiles, for the extension, only
+    /// what its exception set does not leave out (issue 58, cause 9).
+    static func members(_ sources: [String], of entries: [String], excluding exceptions: [String] = []) -> [String] {
+        sources.filter { s in entries.contains { RelativePath.isWithin(s, $0) } && !exceptions.contains { RelativePath.isWithin(s, $0) } }
+    }
+
+    /// The paths a target's synchronized folders leave out of it (`membershipExceptions`).
+    static func exceptions(_ membership: IconBundleMembership?) -> [String] {
+        membership?.folders.flatMap(\.excluded) ?? []
     }
 
     func check(_ bundle: Bundle, manifests: [String], in context: EvaluationContext) {
