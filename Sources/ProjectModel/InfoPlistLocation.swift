@@ -102,13 +102,16 @@ extension ContextResolver {
             if directory == dir { directory = nil }  // shares the app's folder: nothing to tell apart
             let bundles =
                 target.isApplication || target.productType.contains("extension") || target.productType.contains("watchapp")
-                || target.productType == ResolvedTarget.appClipType
+                || target.productType == ResolvedTarget.appClipType || (target.productType.isEmpty && !target.isAggregate)
             // Another platform is not judged; nor an app whose platform cannot be told (it may be a
             // Mac app). Another iOS app is judged in its own context; an iOS extension (or one whose
             // platform cannot be told) with the app's, in its own folder.
+            // A target whose description could not be read (a Tuist helper of another file) is
+            // said as not checked, never judged as what it might be.
+            let unread = target.productType.isEmpty && !target.isAggregate
             let otherPlatform =
                 ![.iOS, .unknown].contains(target.platform) || (target.isApplication && target.platform == .unknown)
-                || target.productType == ResolvedTarget.appClipType
+                || target.productType == ResolvedTarget.appClipType || unread
             var other = OtherTarget(
                 name: target.name, kind: target.kindDescription, platform: target.platform, productType: target.productType,
                 directory: directory, notChecked: bundles && otherPlatform)

@@ -63,6 +63,12 @@ public struct ProjectContext: Sendable, Hashable {
     public var appSources: [String] = []
     /// The tree's Swift packages the app target links (root-relative folders with a Package.swift).
     public var appLocalPackages: [String] = []
+
+    /// What Xcode generates into the app's Info.plist from build settings (empty when it
+    /// generates none, or no target was read): `GeneratedInfoPlist`.
+    public var generatedInfoPlist: [String: PlistValue] {
+        appSettings.map { GeneratedInfoPlist.content($0, isApplication: true, platform: .iOS) } ?? [:]
+    }
     /// Set when the project's targets were read and none is an iOS app (only macOS apps,
     /// frameworks, tests …): why nothing of it is judged as an app's, outside the targets reswatch
     /// checks on other platforms (watch app icons, tvOS brand assets).
@@ -203,6 +209,14 @@ public struct OtherTarget: Sendable, Hashable {
     public var sources: [String] = []
     /// The tree's Swift packages it links.
     public var localPackages: [String] = []
+
+    /// What Xcode generates into its Info.plist from its build settings (`GeneratedInfoPlist`).
+    public var generatedInfoPlist: [String: PlistValue] {
+        settings.map {
+            GeneratedInfoPlist.content($0, isApplication: productType.hasPrefix("com.apple.product-type.application"), platform: platform)
+        }
+            ?? [:]
+    }
     public var settingsIncomplete = false
     /// The Icon Composer bundles it compiles.
     public var iconBundles: IconBundleMembership?
@@ -236,6 +250,9 @@ public struct OtherTarget: Sendable, Hashable {
         let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
         if productType == ResolvedTarget.appClipType {
             return "not checked: reswatch judges the full app, not yet the App Clip it embeds (its Info.plist, icons and resources)"
+        }
+        if productType.isEmpty {
+            return "not read (the project's description makes it in a way reswatch does not evaluate): nothing of it is judged"
         }
         switch platform {
         case .watchOS where isApp && !productType.hasSuffix("container"):

@@ -54,7 +54,7 @@ public struct ResolvedTarget: Sendable, Hashable {
             "com.apple.product-type.bundle": "bundle",
             "com.apple.product-type.tool": "command-line tool",
         ]
-        let kind = kinds[productType] ?? (productType.isEmpty ? "aggregate target" : productType)
+        let kind = kinds[productType] ?? (productType.isEmpty ? (isAggregate ? "aggregate target" : "product type unknown") : productType)
         switch platform {
         case .unknown: return kind + (isApplication || productType.contains("extension") ? ", platform unknown" : "")
         case .iOS: return kind.hasSuffix("application") ? "iOS \(kind)" : kind

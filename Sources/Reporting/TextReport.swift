@@ -5,6 +5,8 @@ import SystemCalls
 
 /// Human output: grouped by project, one line per diagnostic, colour on a terminal.
 public struct TextReport: Sendable {
+    /// Notes shown in a project's header line (the rest are counted).
+    static let notesShown = 4
     public let color: Bool
     /// Paths relative to the repository root; nil: relative to each finding's root.
     public let paths: ReportPaths?
@@ -103,7 +105,12 @@ public struct TextReport: Sendable {
                 used.append("Info.plist: \(reason)")
             }
             if let icon = c.appIcon { used.append("app icon set \(FileName.display(icon))\(source("app-icon"))") }
-            used += c.notes
+            // A project whose description is partly unread has many notes: the header stays one
+            // line per product, the rest is in JSON (`projects[].context.notes`).
+            used += c.notes.prefix(Self.notesShown)
+            if c.notes.count > Self.notesShown {
+                used.append("\(c.notes.count - Self.notesShown) more notes in --format json (projects[].context.notes)")
+            }
             if !used.isEmpty { out.append("  " + paint(used.joined(separator: "; "), "2")) }
             for more in projects[(index + 1)...] where "\(more.root)\u{0}\(more.path)" == key {
                 let m = more.context

@@ -51,22 +51,19 @@ public struct LaunchScreenKind: RuleKind {
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // The app's own Info.plist only: extensions and watch apps have no launch screen.
+        // The Info.plist the app ships: the file with what Xcode generates from build settings.
         guard context.project.infoPlist == subject.path, case .success(let (plist, _)) = context.plist(subject.path),
-            let dict = plist.dictionary, dict["NSExtension"] == nil, dict["WKApplication"] == nil, dict["WKWatchKitApp"] == nil
+            let file = plist.dictionary, let dict = context.effectiveInfoPlist(subject.path), dict["NSExtension"] == nil,
+            dict["WKApplication"] == nil, dict["WKWatchKitApp"] == nil
         else { return }
         let interfaceNames = Set(context.subjects(.interfaceFile).map { Self.baseName(RelativePath.name($0.path)) })
         var hasStoryboard = false
-        // A generated Info.plist takes the key from INFOPLIST_KEY_UILaunchStoryboardName when
-        // the file has none (issue 58: "Splash.storyboard" there is as wrong as in the file).
+        // A value Xcode generates is named by its setting (issue 58: INFOPLIST_KEY_… =
+        // "Splash.storyboard" is as wrong as the same in the file).
         var names: [(String, String)] = []
         for key in ["UILaunchStoryboardName", "UILaunchStoryboardName~iphone", "UILaunchStoryboardName~ipad"] {
-            if let name = dict[key]?.string {
-                names.append((key, name))
-            } else if context.project.infoPlistGenerated, let name = context.project.appSettings?.string("INFOPLIST_KEY_\(key)"),
-                !name.contains("$(")
-            {
-                names.append(("INFOPLIST_KEY_\(key)", name))
-            }
+            guard let name = dict[key]?.string, !name.contains("$(") else { continue }
+            names.append((file[key]?.string == name ? key : GeneratedInfoPlist.settingName(of: key), name))
         }
         for (key, name) in names {
             if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix(".storyboardc") || name.hasSuffix(".nib") {
@@ -87,7 +84,9 @@ public struct LaunchScreenKind: RuleKind {
             dict[$0] != nil
         }
         // A generated Info.plist gets its launch screen from build settings (INFOPLIST_KEY_UILaunch…).
-        if !hasStoryboard, !declaresImages, !context.project.infoPlistGenerated,
+        // A generated Info.plist whose settings were not all read may get a launch screen from them.
+        let unknown = context.project.infoPlistGenerated && context.project.buildSettingsIncomplete
+        if !hasStoryboard, !declaresImages, !unknown,
             dict["UILaunchScreen"] == nil, dict["UILaunchScreen~iphone"] == nil, dict["UILaunchScreen~ipad"] == nil, launchImages.isEmpty
         {
             context.report(
@@ -208,6 +207,30 @@ public struct LaunchScreenKind: RuleKind {
                     ),
                     "App/Assets.xcassets/LaunchImage.launchimage/a.png": .png(PNGSpec(width: 640, height: 1136)),
                 ], triggers: ["launch.landscape-asset-catalog"], passes: ["launch.iphone5-missing"]),
+            RuleExample(
+                "a generated Info.plist whose settings generate the launch screen (UILaunchScreen_Generation)",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings:
+                            "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; INFOPLIST_KEY_UILaunchScreen_Generation = YES;"
+                    ), "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
+                ], passes: rules.map(\.id)),
+            RuleExample(
+                "a generated Info.plist whose settings generate no launch screen and whose file names none",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES;"),
+                    "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
+                ], triggers: ["launch.missing"]),
+            RuleExample(
+                "INFOPLIST_KEY_UILaunchStoryboardName with the extension",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings:
+                            "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; INFOPLIST_KEY_UILaunchStoryboardName = Splash.storyboard;"
+                    ), "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
+                    "App/Splash.storyboard": .text("<document/>"),
+                ], triggers: ["launch.storyboard-missing"], passes: ["launch.missing"]),
             RuleExample(
                 "launch images with deployment target 15",
                 files: [
