@@ -146,10 +146,25 @@ public struct ProjectContext: Sendable, Hashable {
     /// iOS rule judges a Mac app's Info.plist, nor a test's snapshot images as the app's icons.
     public func leftOutReason(for path: String) -> String? {
         if let catalog = unbundledCatalog(containing: path) { return "\(catalog) is bundled by no target of the project" }
+        if isUnbundledImage(path) { return "\(path) is in no target's Copy Bundle Resources phase" }
         if orphanInfoPlists.contains(path) { return "\(path) is no target's Info.plist" }
         if otherTargets.isEmpty { return noAppReason }
         if let owner = otherTarget(containing: path) { return owner.leftOutReason }
         return noAppReason
+    }
+
+    /// An image (`.png`, `.jpg`) outside the asset catalogs that no target of the project
+    /// bundles, when the project lists every target's resources: a launch image or an icon
+    /// dropped from the project, fastlane's artwork, a README's picture (issue 58, cause 5).
+    public func isUnbundledImage(_ path: String) -> Bool {
+        guard resourcesKnown, !path.contains(".xcassets/") else { return false }
+        let lower = path.lowercased()
+        guard lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { return false }
+        // Names compared as the Mac that builds compares them (APFS is case-insensitive): DOOM's
+        // project bundles "Default.png", which is default.png on disk.
+        let folded = lower
+        let bundled = { (resources: [String]) in resources.contains { RelativePath.isWithin(folded, $0.lowercased()) } }
+        return !bundled(ownedPaths) && !otherTargets.contains(where: { bundled($0.resources) })
     }
 
     /// The asset catalog (`X.xcassets`) holding `path` when the project lists every target's

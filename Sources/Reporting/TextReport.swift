@@ -53,6 +53,41 @@ public struct TextReport: Sendable {
         return RelativePath.name(file)
     }
 
+    /// A project's header: its settings (or why it is not judged) and what they were read from.
+    static func header(_ c: CheckReport.ContextJSON) -> (settings: String, used: [String]) {
+        let devices = c.devices.joined(separator: "+")
+        // The precise origin when known ("App.xcconfig:3", "Xcode default"), else the source.
+        let source = { (k: String) -> String in
+            if let origin = c.origins[k] { return " (\(Self.shortOrigin(origin, source: c.sources[k])))" }
+            return c.sources[k].map { " (\($0))" } ?? ""
+        }
+        // A project that builds no iOS app has no devices or deployment target to show.
+        let settings =
+            c.noApp != nil
+            ? (c.noApp!.contains("builds no iOS app")
+                ? "builds no iOS app"
+                : c.noApp!.hasPrefix("outside every project")
+                    ? "outside every project: not judged" : "not judged as an app (a Swift package's example)")
+            : "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)"
+        var used: [String] = []
+        if let target = c.target {
+            used.append("target \(target), configuration \(c.configuration ?? "?")\(c.configurationReason.map { " (\($0))" } ?? "")")
+        }
+        if let plist = c.infoPlist {
+            used.append("Info.plist \(FileName.display(plist))\(c.infoPlistReason.map { " (\($0))" } ?? "")")
+        } else if let reason = c.infoPlistReason {
+            used.append("Info.plist: \(reason)")
+        }
+        if let icon = c.appIcon { used.append("app icon set \(FileName.display(icon))\(source("app-icon"))") }
+        // A project whose description is partly unread has many notes: the header stays one
+        // line per product, the rest is in JSON (`projects[].context.notes`).
+        used += c.notes.prefix(Self.notesShown)
+        if c.notes.count > Self.notesShown {
+            used.append("\(c.notes.count - Self.notesShown) more notes in --format json (projects[].context.notes)")
+        }
+        return (settings, used)
+    }
+
     public func render(_ report: CheckReport, showFixes: Bool = false) -> String {
         var out: [String] = []
         for e in report.ruleErrors {
@@ -80,37 +115,8 @@ public struct TextReport: Sendable {
             let title = FileName.display(
                 paths?.relative(root: project.root, path: project.path)
                     ?? (project.path.isEmpty ? project.root : project.root + "/" + project.path))
-            let devices = c.devices.joined(separator: "+")
-            // The precise origin when known ("App.xcconfig:3", "Xcode default"), else the source.
-            let source = { (k: String) -> String in
-                if let origin = c.origins[k] { return " (\(Self.shortOrigin(origin, source: c.sources[k])))" }
-                return c.sources[k].map { " (\($0))" } ?? ""
-            }
-            // A project that builds no iOS app has no devices or deployment target to show.
-            let settings =
-                c.noApp != nil
-                ? (c.noApp!.contains("builds no iOS app")
-                    ? "builds no iOS app"
-                    : c.noApp!.hasPrefix("outside every project")
-                        ? "outside every project: not judged" : "not judged as an app (a Swift package's example)")
-                : "\(devices)\(source("devices")), iOS \(c.deploymentTarget)\(source("deployment-target")), \(c.distribution)"
+            let (settings, used) = Self.header(c)
             out.append(paint(title, "1") + "  " + paint(settings, "2"))
-            var used: [String] = []
-            if let target = c.target {
-                used.append("target \(target), configuration \(c.configuration ?? "?")\(c.configurationReason.map { " (\($0))" } ?? "")")
-            }
-            if let plist = c.infoPlist {
-                used.append("Info.plist \(FileName.display(plist))\(c.infoPlistReason.map { " (\($0))" } ?? "")")
-            } else if let reason = c.infoPlistReason {
-                used.append("Info.plist: \(reason)")
-            }
-            if let icon = c.appIcon { used.append("app icon set \(FileName.display(icon))\(source("app-icon"))") }
-            // A project whose description is partly unread has many notes: the header stays one
-            // line per product, the rest is in JSON (`projects[].context.notes`).
-            used += c.notes.prefix(Self.notesShown)
-            if c.notes.count > Self.notesShown {
-                used.append("\(c.notes.count - Self.notesShown) more notes in --format json (projects[].context.notes)")
-            }
             if !used.isEmpty { out.append("  " + paint(used.joined(separator: "; "), "2")) }
             for more in projects[(index + 1)...] where "\(more.root)\u{0}\(more.path)" == key {
                 let m = more.context

@@ -121,4 +121,45 @@ import Testing
         let (_, none) = try checkDiagnostics([unlinked.path])
         #expect(!none.contains { $0["rule"] as? String == "privacy.manifest-missing" }, "\(none)")
     }
+
+    /// Loose icons and launch images dropped from the project's Copy Bundle Resources phase (the
+    /// app now takes its icon from a catalog) ship in no product: said once, not judged (issue 58,
+    /// cause 5). A file the project bundles under another case of its name is bundled (APFS).
+    @Test func imagesNoTargetBundlesAreSaidOnceAndNotJudged() throws {
+        let pbxproj = """
+            // !$*UTF8*$!
+            {
+            	objects = {
+            		P1 = {isa = PBXProject; buildConfigurationList = LP; mainGroup = G0; targets = (T0); };
+            		G0 = {isa = PBXGroup; children = (F1, F2); sourceTree = "<group>"; };
+            		F1 = {isa = PBXFileReference; lastKnownFileType = folder.assetcatalog; path = App/Assets.xcassets; sourceTree = "<group>"; };
+            		F2 = {isa = PBXFileReference; lastKnownFileType = image.png; path = App/Default.png; sourceTree = "<group>"; };
+            		B1 = {isa = PBXBuildFile; fileRef = F1; };
+            		B2 = {isa = PBXBuildFile; fileRef = F2; };
+            		R1 = {isa = PBXResourcesBuildPhase; files = (B1, B2); };
+            		LP = {isa = XCConfigurationList; buildConfigurations = (CP); };
+            		CP = {isa = XCBuildConfiguration; name = Release; buildSettings = { }; };
+            		T0 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L0; buildPhases = (R1); };
+            		L0 = {isa = XCConfigurationList; buildConfigurations = (C0); };
+            		C0 = {isa = XCBuildConfiguration; name = Release; buildSettings = { SDKROOT = iphoneos; INFOPLIST_FILE = App/Info.plist; TARGETED_DEVICE_FAMILY = 1; IPHONEOS_DEPLOYMENT_TARGET = 6.0; }; };
+            	};
+            	rootObject = P1;
+            }
+            """
+        let tree = try TempTree([
+            "App.xcodeproj/project.pbxproj": .text(pbxproj), "App/Info.plist": .text(Self.plist),
+            "App/default.png": .png(PNGSpec(width: 300, height: 480)),
+            "App/Default@2x.png": .png(PNGSpec(width: 600, height: 900)),
+            "App/Icon-72.png": .png(PNGSpec(width: 50, height: 50, color: .rgba)),
+            "App/iTunesArtwork@2x.png": .png(PNGSpec(width: 300, height: 300, color: .rgba)),
+        ])
+        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
+        for name in ["Default@2x.png", "Icon-72.png", "iTunesArtwork@2x.png"] {
+            #expect(!found.contains { $0.hasSuffix("App/" + name) && !$0.hasPrefix("project.left-out") }, "\(name): \(found)")
+        }
+        let said = diagnostics.filter { ($0["message"] as? String ?? "").hasPrefix("3 images outside the asset catalogs in no target's") }
+        #expect(said.count == 1, "\(found)")
+        #expect(found.contains("launch.bad-name App/default.png"), "the bundled Default.png is judged: \(found)")
+    }
 }

@@ -246,7 +246,8 @@ public final class Engine {
             ? [] : projectIndex.strong.filter { !$0.isEmpty }.sorted()
         return ProjectResolver(
             root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists,
-            catalogs: subjects.subjects(.catalog, inProject: dir, tree: tree).map(\.path), allowProjectExec: allowProjectExec,
+            catalogs: subjects.subjects(.catalog, inProject: dir, tree: tree).map(\.path),
+            images: subjects.subjects(.image, inProject: dir, tree: tree).map(\.path), allowProjectExec: allowProjectExec,
             overlay: configOverlay, projectsElsewhere: elsewhere
         ).resolve(dir)
     }

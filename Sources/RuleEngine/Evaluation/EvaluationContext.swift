@@ -173,7 +173,11 @@ public final class EvaluationContext: ProjectFileAccess {
     public func subjects(_ kind: SubjectKind) -> [Subject] {
         let batch = self.batch
         record(.subjects(kind, project: project.directory))
-        return batch.subjectIndex.subjects(kind, inProject: project.directory, tree: batch.tree)
+        let all = batch.subjectIndex.subjects(kind, inProject: project.directory, tree: batch.tree)
+        // What no product ships is no rule's to see, here as when it is a subject itself (a
+        // launch image dropped from the project, a Mac target's icon: issue 58).
+        guard project.leavesPathsOut else { return all }
+        return all.filter { project.leftOutReason(for: $0.path) == nil }
     }
 
     /// Reports a finding. Project settings (disable, severity, ignore) are applied here. `key` names

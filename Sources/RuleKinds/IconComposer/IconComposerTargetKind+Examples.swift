@@ -25,7 +25,12 @@ extension IconComposerTargetKind {
                 "F1 = {isa = PBXFileReference; \(type.map { "lastKnownFileType = \($0); " } ?? "")path = App/AppIcon.icon; sourceTree = \"<group>\"; };"
             )
             objects.append("B1 = {isa = PBXBuildFile; fileRef = F1; };")
-            objects.append("R1 = {isa = PBXResourcesBuildPhase; files = (B1); };")
+            // The app's asset catalog is bundled too (a shadowed set would otherwise ship in nothing).
+            objects.append(
+                "F2 = {isa = PBXFileReference; lastKnownFileType = folder.assetcatalog; path = App/Assets.xcassets; sourceTree = \"<group>\"; };"
+            )
+            objects.append("B2 = {isa = PBXBuildFile; fileRef = F2; };")
+            objects.append("R1 = {isa = PBXResourcesBuildPhase; files = (B1, B2); };")
             phases = "buildPhases = (R1); "
         case .synchronized(let plain):
             let folders = plain ? "explicitFolders = (AppIcon.icon, ); " : ""
