@@ -137,6 +137,10 @@ struct CorpusTests {
             "MANIFEST: corpus artefact, file not copied"
         ),
         ("NetNewsWire", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icons"),
+        (
+            "NetNewsWire", "plist.scene-config-invalid", "iOS/Resources/Info.plist",
+            "corpus artefact: iOS/Base.lproj/Main.storyboard is in the repository but not copied (the whole repository passes)"
+        ),
         ("Simplenote", "icon.marketing-alpha", "", "MANIFEST: alpha in marketing icon"),
         ("moedict-cordova", "icon.file-missing", "", "MANIFEST: listed in Contents.json but file missing"),
         (

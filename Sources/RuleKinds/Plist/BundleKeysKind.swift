@@ -28,7 +28,7 @@ public struct BundleKeysKind: RuleKind {
             "App Store Connect: \"Missing bundle name. The Info.plist key CFBundleName is missing or has an empty value in the bundle …\" (ITMS-90784)",
         fix: "Add <key>CFBundleName</key><string>$(PRODUCT_NAME)</string> to the app's Info.plist.")
     public static let extensionVersion = RuleInfo(
-        id: "plist.extension-version", severity: .warning,
+        id: "plist.extension-version", severity: .warning, code: "ITMS-90473",
         summary: "An app extension's CFBundleShortVersionString or CFBundleVersion differs from its app's (after substitution).",
         rationale:
             "App Store Connect warns that an extension's version \"must match that of its containing parent app\"; Xcode shows the same warning. Builds whose numbers drift apart are flagged at upload.",
