@@ -36,7 +36,7 @@ public struct LaunchImagesKind: RuleKind {
         let legacy: Bool
     }
     let rows: [Row]
-    static let heights: Set<String> = ["568h", "667h", "736h", "812h"]
+    static let heights: Set<String> = ["568h", "667h", "736h", "812h", "896h"]
     static let orientations: Set<String> = ["Portrait", "PortraitUpsideDown", "Landscape", "LandscapeLeft", "LandscapeRight"]
 
     public init(parameters p: ModuleParameters) throws(ModuleError) {
@@ -140,7 +140,9 @@ public struct LaunchImagesKind: RuleKind {
         }
         reportScale(of: height, scale: scale, file: file, subject.path, context)
         let iPad = device == "ipad" || (device == nil && orientation != "-" && context.project.devices.contains(.ipad))
-        if orientation != "-", !iPad, (device == "iphone" || context.project.devices == [.iphone]), height != "736h" {
+        if orientation != "-", !iPad, (device == "iphone" || context.project.devices == [.iphone]),
+            !["736h", "812h", "896h"].contains(height)
+        {
             context.report(Self.badName, path: subject.path, message: "\(file): orientation modifiers apply to iPad launch images only")
         }
         guard case .success(let facts) = context.image(subject.path), let header = facts.header else { return }
@@ -202,6 +204,7 @@ public struct LaunchImagesKind: RuleKind {
                 case "667h": "667h"
                 case "736h": "736h"
                 case "2436h": "812h"
+                case "1792h", "2688h": "896h"
                 default: "-"
                 }
             var candidates = expected(idiom, height, entry.orientation ?? "portrait", entry.scaleFactor ?? 1)
@@ -219,6 +222,16 @@ public struct LaunchImagesKind: RuleKind {
         let png = { (w: Int, h: Int) in ExampleFile.png(PNGSpec(width: w, height: h)) }
         let iphone = ExampleTrees.config(devices: "[iphone]", target: "6.0")
         return [
+            RuleExample(
+                "the iPhone XR and XS Max slots of a launch image set (1792h 828x1792, 2688h 1242x2688)",
+                files: [
+                    "App/.reswatch.yaml": ExampleTrees.config(devices: "[iphone]", target: "11.0"),
+                    "App/Assets.xcassets/LaunchImage.launchimage/Contents.json": .text(
+                        "{\"images\":[{\"idiom\":\"iphone\",\"subtype\":\"1792h\",\"orientation\":\"portrait\",\"extent\":\"full-screen\",\"scale\":\"2x\",\"filename\":\"xr.png\"},{\"idiom\":\"iphone\",\"subtype\":\"2688h\",\"orientation\":\"portrait\",\"extent\":\"full-screen\",\"scale\":\"3x\",\"filename\":\"max.png\"}]}"
+                    ),
+                    "App/Assets.xcassets/LaunchImage.launchimage/xr.png": png(828, 1792),
+                    "App/Assets.xcassets/LaunchImage.launchimage/max.png": png(1242, 2688),
+                ], passes: ["launch.size-mismatch"]),
             RuleExample(
                 "the classic iPhone set",
                 files: [

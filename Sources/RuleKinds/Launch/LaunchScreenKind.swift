@@ -4,8 +4,9 @@ import ProjectModel
 import RuleEngine
 import SystemCalls
 
-/// `launch.missing`, `launch.storyboard-missing`, `launch.images-deprecated`: the app's Info.plist
-/// names a launch screen that exists, or the app has launch images.
+/// `launch.missing`, `launch.storyboard-missing`, `launch.images-deprecated`, `launch.images-only`:
+/// the app's Info.plist names a launch screen that exists (any of the four keys the iOS 27 SDK
+/// counts), or the app has launch images.
 public struct LaunchScreenKind: RuleKind {
     public static let name = "launch-screen"
     public static let summary = "Checks that the app has a launch screen: a storyboard/xib it names, UILaunchScreen, or launch images."
@@ -45,7 +46,7 @@ public struct LaunchScreenKind: RuleKind {
         rationale:
             "TN2244: asset catalogs mark iPhone launch images Portrait, so a landscape-only app finds none at launch and shows a blank screen.",
         fix: "Use a launch storyboard, or loose launch images named in UILaunchImages with UILaunchImageOrientation set to Landscape.")
-    public static let rules = [missing, storyboardMissing, imagesDeprecated, iphone5Missing, landscapeCatalog]
+    public static let rules = [missing, storyboardMissing, imagesDeprecated, iphone5Missing, landscapeCatalog, imagesOnly]
 
     public init(parameters: ModuleParameters) {}
 
@@ -79,6 +80,7 @@ public struct LaunchScreenKind: RuleKind {
                 hasStoryboard = true
             }
         }
+        if Self.pluralLaunchScreens(dict, interfaceNames: interfaceNames, path: subject.path, context: context) { hasStoryboard = true }
         let launchImages = Self.launchImages(dict, context)
         let declaresImages = ["UILaunchImages", "UILaunchImageFile", "UILaunchImageFile~ipad", "UILaunchImages~ipad"].contains {
             dict[$0] != nil
@@ -93,6 +95,14 @@ public struct LaunchScreenKind: RuleKind {
                 Self.missing, path: subject.path, message: "the app has no launch storyboard, no UILaunchScreen and no launch image")
         }
         let usesImages = !hasStoryboard && !launchImages.isEmpty && dict["UILaunchScreen"] == nil
+        let hasScreen = ["UILaunchScreen", "UILaunchScreen~iphone", "UILaunchScreen~ipad"].contains { dict[$0] != nil }
+        if !hasStoryboard, !hasScreen, !unknown, !launchImages.isEmpty || declaresImages {
+            context.report(
+                Self.imagesOnly, path: subject.path,
+                message:
+                    "the app's only launch screen is launch images: built with the iOS 27 SDK (required for uploads from April 2027) it needs UILaunchStoryboardName, UILaunchStoryboards, UILaunchScreen or UILaunchScreens",
+                related: Array(launchImages.prefix(5)))
+        }
         if usesImages, context.project.devices.contains(.iphone), !Self.hasTallImage(dict, launchImages, context) {
             context.report(
                 Self.iphone5Missing, path: subject.path, message: "the app uses launch images but none is 640x1136 (-568h@2x or {320, 568})"
@@ -231,6 +241,28 @@ public struct LaunchScreenKind: RuleKind {
                     ), "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
                     "App/Splash.storyboard": .text("<document/>"),
                 ], triggers: ["launch.storyboard-missing"], passes: ["launch.missing"]),
+            RuleExample(
+                "UILaunchScreens alone is a launch screen",
+                files: [
+                    "App/Info.plist": plist(
+                        "<key>UILaunchScreens</key><dict><key>UIDefaultLaunchScreen</key><string>main</string><key>UILaunchScreenDefinitions</key><array><dict><key>UILaunchScreenIdentifier</key><string>main</string></dict></array></dict>"
+                    )
+                ], passes: rules.map(\.id)),
+            RuleExample(
+                "UILaunchStoryboards naming a storyboard the project lacks and an undefined default",
+                files: [
+                    "App/Info.plist": plist(
+                        "<key>UILaunchStoryboards</key><dict><key>UIDefaultLaunchStoryboard</key><string>dark</string><key>UILaunchStoryboardDefinitions</key><array><dict><key>UILaunchStoryboardIdentifier</key><string>light</string><key>UILaunchStoryboardFile</key><string>Light</string></dict></array></dict>"
+                    ), "App/LaunchScreen.storyboard": .text("<document/>"),
+                ], triggers: ["launch.storyboard-missing"], passes: ["launch.missing", "launch.images-only"]),
+            RuleExample(
+                "launch images and nothing else",
+                files: [
+                    "App/.reswatch.yaml": ExampleTrees.config(devices: "[iphone]", target: "9.0"),
+                    "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
+                    "App/Default@2x.png": .png(PNGSpec(width: 640, height: 960)),
+                    "App/Default-568h@2x.png": .png(PNGSpec(width: 640, height: 1136)),
+                ], triggers: ["launch.images-only"], passes: ["launch.missing"]),
             RuleExample(
                 "launch images with deployment target 15",
                 files: [
