@@ -25,6 +25,7 @@ public enum BuiltinKinds {
         AgingKeysKind.self,
         VersionFormatKind.self,
         SceneLifecycleKind.self,
+        PurposeStringKeysKind.self,
         ITunesArtworkKind.self,
         LaunchImagesKind.self,
         LegacyIconsKind.self,
