@@ -16,6 +16,7 @@ public enum BuiltinKinds {
         InterfaceOrientationsKind.self,
         DeviceCapabilitiesKind.self,
         LprojNamesKind.self,
+        LocalizedInfoPlistKind.self,
         SettingsBundleKind.self,
         LaunchScreenKind.self,
         IconPlistKeysKind.self,
