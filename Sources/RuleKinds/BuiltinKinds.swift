@@ -11,6 +11,7 @@ public enum BuiltinKinds {
         AssetSetContentsKind.self,
         CatalogNamesKind.self,
         CatalogFilesKind.self,
+        AccentColorKind.self,
         PlistSyntaxKind.self,
         UsageDescriptionsKind.self,
         InterfaceOrientationsKind.self,

@@ -83,6 +83,7 @@ import Testing
             }
         }
         let summary = try #require(root["summary"] as? [String: Int])
-        #expect(explained.contains("That is \(summary["errors"]!) errors and \(summary["warnings"]!) warnings."))
+        let warnings = summary["warnings"]!
+        #expect(explained.contains("That is \(summary["errors"]!) errors and \(warnings) warning\(warnings == 1 ? "" : "s")"))
     }
 }

@@ -56,7 +56,11 @@ import Testing
                 ], "only what the plan named")
         let check = try checkDiagnostics([tree.path])
         let left = Set(check.diagnostics.compactMap { $0["rule"] as? String })
-        #expect(left == ["icon.unassigned", "catalog.contents-missing", "plist.device-capabilities", "plist.orientations"], "\(left)")
+        #expect(
+            left == [
+                "icon.unassigned", "catalog.contents-missing", "plist.device-capabilities", "plist.orientations", "project.not-checked",
+                "plist.export-compliance-missing",
+            ], "\(left)")
         // Every PNG written passes pngcheck (Debian's), a reader that is not libpng's.
         let set = tree.path + "/SampleApp/Assets.xcassets/AppIcon.appiconset/"
         let pngcheck = try runCommand(

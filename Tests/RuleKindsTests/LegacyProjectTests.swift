@@ -55,7 +55,10 @@ import Testing
         let engine = try TempTree(Self.project()).engine()
         let context = try #require(engine.projectContexts.first { $0.directory == "Legacy" })
         #expect(context.devices == [.iphone] && context.deploymentTarget == OSVersion(6, 0) && context.infoPlist == "Legacy/Info.plist")
-        let problems = engine.diagnostics.filter { $0.severity >= .warning }
+        // The rules about building with the iOS 27 SDK (issue 59) judge what Xcode 27 will refuse,
+        // which the 2012 seeds could not foresee: everything else is silent.
+        let sdk27: Set<String> = ["launch.images-only", "plist.scene-manifest-missing"]
+        let problems = engine.diagnostics.filter { $0.severity >= .warning && !sdk27.contains($0.rule) }
         #expect(problems.isEmpty, "\(problems.map { "\($0.rule) \($0.path): \($0.message)" })")
     }
 

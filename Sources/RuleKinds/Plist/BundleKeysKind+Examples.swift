@@ -45,7 +45,37 @@ extension BundleKeysKind {
         "<key>CFBundleDisplayName</key><string>$(PRODUCT_NAME)</string><key>CFBundleName</key><string>$(PRODUCT_NAME)</string><key>CFBundleExecutable</key><string>$(EXECUTABLE_NAME)</string>"
         + versions
 
+    /// A Flutter app (versions from pubspec.yaml) and a share extension with literal versions.
+    static func flutter(extensionVersions: String) -> [String: ExampleFile] {
+        [
+            "ios/Runner.xcodeproj/project.pbxproj": .text(
+                {
+                    guard case .text(let t) = project() else { return "" }
+                    return t.replacingOccurrences(of: "App/Info.plist", with: "Runner/Info.plist")
+                }()),
+            "ios/Runner/Info.plist": T.plist(
+                "<key>CFBundleName</key><string>Runner</string><key>CFBundleShortVersionString</key><string>$(FLUTTER_BUILD_NAME)</string><key>CFBundleVersion</key><string>$(FLUTTER_BUILD_NUMBER)</string>"
+            ),
+            "ios/Share/Info.plist": T.plist(
+                "<key>CFBundleDisplayName</key><string>Share</string><key>CFBundleName</key><string>Share</string><key>CFBundleExecutable</key><string>Share</string>"
+                    + extensionVersions + extensionPoint),
+            "pubspec.yaml": .text("name: app\nversion: 2.3.0+41\n"),
+        ]
+    }
+
     public static let examples: [RuleExample] = [
+        RuleExample(
+            "a Flutter app at 2.3.0 (41) from pubspec.yaml and its extension at 1.0 (1)",
+            files: flutter(
+                extensionVersions:
+                    "<key>CFBundleShortVersionString</key><string>1.0</string><key>CFBundleVersion</key><string>1</string>"),
+            triggers: ["plist.extension-version"]),
+        RuleExample(
+            "a Flutter app and its extension on the same pubspec.yaml version",
+            files: flutter(
+                extensionVersions:
+                    "<key>CFBundleShortVersionString</key><string>$(FLUTTER_BUILD_NAME)</string><key>CFBundleVersion</key><string>$(FLUTTER_BUILD_NUMBER)</string>"
+            ), passes: ["plist.extension-version"]),
         RuleExample(
             "an extension Info.plist no target names (while every target names its own) is left over: said, not judged",
             files: app(extensionKeys: goodKeys).merging(["Other/Info.plist": T.plist(extensionPoint)]) { a, _ in a },

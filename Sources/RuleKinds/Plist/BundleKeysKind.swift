@@ -93,10 +93,25 @@ public struct BundleKeysKind: RuleKind {
         guard let appPath = context.project.infoPlist, case .success(let (appValue, _)) = context.plist(appPath),
             let appPlist = appValue.dictionary
         else { return }
+        // Flutter's $(FLUTTER_BUILD_NAME)/$(FLUTTER_BUILD_NUMBER) come from pubspec.yaml (issue 58,
+        // cause 14: an extension at 1.0 (1) beside a Flutter app went unreported).
+        let flutter = VersionFormatKind.flutterVersion(context)
+        func substituted(_ dict: [String: PlistValue]) -> [String: PlistValue] {
+            guard let flutter else { return dict }
+            var out = dict
+            for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
+                guard var text = dict[key]?.string else { continue }
+                for (name, value) in [("FLUTTER_BUILD_NAME", flutter.name), ("FLUTTER_BUILD_NUMBER", flutter.number)] {
+                    text = text.replacingOccurrences(of: "$(\(name))", with: value).replacingOccurrences(of: "${\(name)}", with: value)
+                }
+                out[key] = .string(text)
+            }
+            return out
+        }
         for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
-            let mine = Self.resolve(key, in: plist, settings: settings, generated: generated, incomplete: incomplete)
+            let mine = Self.resolve(key, in: substituted(plist), settings: settings, generated: generated, incomplete: incomplete)
             let app = Self.resolve(
-                key, in: appPlist, settings: context.project.appSettings, generated: context.project.infoPlistGenerated,
+                key, in: substituted(appPlist), settings: context.project.appSettings, generated: context.project.infoPlistGenerated,
                 incomplete: context.project.buildSettingsIncomplete)
             guard case .value(let a) = mine, case .value(let b) = app, a != b else { continue }
             context.report(Self.extensionVersion, path: path, message: "\(name): \(key) is \"\(a)\"; the app's is \"\(b)\"")

@@ -1,4 +1,5 @@
 import Findings
+import ProjectModel
 import RuleEngine
 
 /// `plist.device-capabilities`: the app's Info.plist declares UIRequiredDeviceCapabilities with known keys.
@@ -28,12 +29,21 @@ public struct DeviceCapabilitiesKind: RuleKind {
     }
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
-        guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }
+        // The Info.plist the app ships (INFOPLIST_KEY_UIRequiredDeviceCapabilities included).
+        guard let dict = context.effectiveInfoPlist(subject.path) else { return }
         let key = "UIRequiredDeviceCapabilities"
+        // Only when a setting names the deployment target (reswatch's assumption proves nothing).
+        let modern = context.project.sources["deployment-target"] != .defaults && context.project.deploymentTarget >= OSVersion(11, 0)
         guard let value = dict[key] else {
-            // Required of apps; extensions' Info.plists do not need it.
-            if context.project.infoPlist == subject.path, dict["NSExtension"] == nil, !context.project.infoPlistGenerated {
-                context.report(Self.capabilities, path: subject.path, message: "the app's Info.plist has no \(key)")
+            // Required of apps; extensions' Info.plists do not need it. From iOS 11 every device is
+            // arm64, so a missing key keeps no device away: info, a warning below (issue 59).
+            let unknown = context.project.infoPlistGenerated && context.project.buildSettingsIncomplete
+            if context.project.infoPlist == subject.path, dict["NSExtension"] == nil, !unknown {
+                context.report(
+                    Self.capabilities, severity: modern ? .info : nil, path: subject.path,
+                    message:
+                        "the app's Info.plist has no \(key)\(modern ? " (the deployment target is \(context.project.deploymentTarget): every such device is arm64)" : "")"
+                )
             }
             return
         }
@@ -54,6 +64,13 @@ public struct DeviceCapabilitiesKind: RuleKind {
         } else {
             context.report(Self.capabilities, path: subject.path, message: "\(key) is neither an array nor a dictionary")
             return
+        }
+        // armv7/armv6 at iOS 11+: no such device runs the app, and the App Store may keep it off
+        // arm64 devices (requirements-2026.md 1.9).
+        for name in names.sorted() where modern && (name == "armv7" || name == "armv6") {
+            context.report(
+                Self.capabilities, path: subject.path, key: key,
+                message: "\(key) requires \(name), but the deployment target is \(context.project.deploymentTarget): require arm64")
         }
         for name in names.sorted() where !known.contains(name) {
             context.report(Self.capabilities, path: subject.path, message: "\(key) names the unknown capability \"\(name)\"")
