@@ -13,7 +13,9 @@ public struct InterfaceOrientationsKind: RuleKind {
             "Unknown UISupportedInterfaceOrientations values, or an iPad app with multitasking that does not support all four orientations.",
         rationale:
             "App Store Connect: \"Invalid Bundle. iPad Multitasking support requires these orientations\" (ITMS-90474); unknown values are ignored by iOS.",
-        fix: "List all four UIInterfaceOrientation values (for ~ipad), or opt out of multitasking with UIRequiresFullScreen = YES.")
+        fix:
+            "List all four UIInterfaceOrientation values (for ~ipad) and support resizing; UIRequiresFullScreen, the old opt-out, is deprecated and no longer opts out with the iOS 27 SDK (TN3192)."
+    )
     public static let rules = [orientations]
 
     static let known: Set<String> = [
