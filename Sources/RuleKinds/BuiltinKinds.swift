@@ -20,6 +20,7 @@ public enum BuiltinKinds {
         LocalizedInfoPlistKind.self,
         SettingsBundleKind.self,
         LaunchScreenKind.self,
+        LaunchAssetsKind.self,
         IconPlistKeysKind.self,
         BundleKeysKind.self,
         LaunchImageEntriesKind.self,
