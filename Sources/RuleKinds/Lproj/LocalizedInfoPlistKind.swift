@@ -10,7 +10,7 @@ public struct LocalizedInfoPlistKind: RuleKind {
     public static let name = "localized-info-plist"
     public static let summary =
         "Checks the .strings files of each .lproj (encoding, syntax) and InfoPlist.strings' name and keys against the app's Info.plist."
-    public static let subjects: Set<SubjectKind> = [.localization]
+    public static let subjects: Set<SubjectKind> = [.localization, .infoPlist]
 
     public static let nameCase = RuleInfo(
         id: "lproj.infoplist-name-case", severity: .warning,
@@ -45,6 +45,7 @@ public struct LocalizedInfoPlistKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        if subject.kind == .infoPlist { return evaluateCatalog(subject, in: context) }
         guard case .success(let entries) = context.list(subject.path) else { return }
         for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.isDirectory && entry.name.lowercased().hasSuffix(".strings") {
             let path = RelativePath.join(subject.path, entry.name)
@@ -156,6 +157,21 @@ public struct LocalizedInfoPlistKind: RuleKind {
                         Array(
                             "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>Group</key><string>Groupe</string></dict></plist>"
                                 .utf8)),
+                ], passes: rules.map(\.id)),
+            RuleExample(
+                "an InfoPlist.xcstrings beside the Info.plist localizing a key the Info.plist lacks",
+                files: [
+                    "App/Info.plist": app,
+                    "App/InfoPlist.xcstrings": .text(
+                        "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"NSCameraUsageDescription\" : {},\n    \"NSContactsUsageDescription\" : {}\n  },\n  \"version\" : \"1.0\"\n}\n"
+                    ),
+                ], triggers: ["lproj.infoplist-unknown-key"]),
+            RuleExample(
+                "an InfoPlist.xcstrings with the app's keys",
+                files: [
+                    "App/Info.plist": app,
+                    "App/InfoPlist.xcstrings": .text(
+                        "{\"sourceLanguage\":\"en\",\"strings\":{\"NSCameraUsageDescription\":{}},\"version\":\"1.0\"}"),
                 ], passes: rules.map(\.id)),
             RuleExample(
                 "a localized version",
