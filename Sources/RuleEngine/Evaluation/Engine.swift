@@ -247,7 +247,7 @@ public final class Engine {
         return ProjectResolver(
             root: root, tree: tree, baseRules: baseRules, registry: registry, infoPlists: infoPlists,
             catalogs: subjects.subjects(.catalog, inProject: dir, tree: tree).map(\.path),
-            images: subjects.subjects(.image, inProject: dir, tree: tree).map(\.path), allowProjectExec: allowProjectExec,
+            images: { self.subjects.subjects(.image, inProject: dir, tree: self.tree).map(\.path) }, allowProjectExec: allowProjectExec,
             overlay: configOverlay, projectsElsewhere: elsewhere
         ).resolve(dir)
     }

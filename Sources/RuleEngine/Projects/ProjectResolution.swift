@@ -48,8 +48,10 @@ struct ProjectResolver {
     let infoPlists: [String]
     /// Asset catalogs of the project (one that no target bundles is said, once).
     var catalogs: [String] = []
-    /// Images of the project (those no target bundles are said, once).
-    var images: [String] = []
+    /// Images of the project (those no target bundles are said, once), asked for only when the
+    /// project lists its targets' resources: building 100,000 paths for every project resolved
+    /// cost the initial scan its lead over watchman's crawl.
+    var images: () -> [String] = { [] }
     /// Run exec rules that the project's own modules declare (`--allow-project-exec`).
     var allowProjectExec = false
     /// Settings laid over every project's `.reswatch.yaml` (`check --config`, `--ignore`).
@@ -63,7 +65,6 @@ struct ProjectResolver {
         let recorder = TreeAccess(tree: tree)
         recorder.inputs.insert(.subjects(.infoPlist, project: dir))
         recorder.inputs.insert(.subjects(.catalog, project: dir))
-        recorder.inputs.insert(.subjects(.image, project: dir))
         var contexts = ContextResolver.resolveAll(
             projectDirectory: dir, files: recorder, infoPlistCandidates: infoPlists, overlay: overlay)
         if !projectsElsewhere.isEmpty, !contexts[0].isMarked, contexts[0].infoPlist == nil, contexts[0].noAppReason == nil {
@@ -105,7 +106,11 @@ struct ProjectResolver {
         var problems = context.problems
         for other in contexts.dropFirst() { problems += other.problems.filter { !problems.contains($0) } }
         problems += unbundledCatalogs(contexts)
-        problems += unbundledImages(contexts)
+        if contexts[0].resourcesKnown {
+            // Only then do the images' comings and goings change what the project says.
+            recorder.inputs.insert(.subjects(.image, project: dir))
+            problems += unbundledImages(contexts)
+        }
         problems += unknownRuleIds(context, rules: rules)
         problems += everyRuleOff(context, rules: rules)
         if !context.ignore.isEmpty { problems += emptyGlobs(context, recorder: recorder) }
@@ -165,7 +170,7 @@ struct ProjectResolver {
     /// out), said once for the project with the first few.
     func unbundledImages(_ contexts: [ProjectContext]) -> [ContextProblem] {
         guard contexts[0].resourcesKnown else { return [] }
-        let left = images.filter { p in contexts.allSatisfy { $0.isUnbundledImage(p) } }.sorted()
+        let left = images().filter { p in contexts.allSatisfy { $0.isUnbundledImage(p) } }.sorted()
         guard let first = left.first else { return [] }
         let shown = left.prefix(4).joined(separator: ", ") + (left.count > 4 ? " and \(left.count - 4) more" : "")
         let what = left.count == 1 ? "an image" : "\(left.count) images"
