@@ -15,6 +15,8 @@ public enum FileLimits {
         if [".swift", ".m", ".mm", ".c", ".cc", ".cpp"].contains(where: { name.hasSuffix($0) }) { return 8 << 20 }
         if name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".xcconfig") || name == "project.json" { return 1 << 20 }
         if name == "Project.swift" { return 128 << 10 }
+        // A localization table is read whole and scanned by character (issue 59).
+        if name.hasSuffix(".strings") || name.hasSuffix(".xcstrings") { return 8 << 20 }
         return 64 << 20
     }
 }

@@ -49,7 +49,14 @@ public struct LocalizedInfoPlistKind: RuleKind {
         guard case .success(let entries) = context.list(subject.path) else { return }
         for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.isDirectory && entry.name.lowercased().hasSuffix(".strings") {
             let path = RelativePath.join(subject.path, entry.name)
-            guard case .success(let bytes) = context.read(path) else { continue }
+            let bytes: [UInt8]
+            switch context.read(path) {
+            case .success(let b): bytes = b
+            case .failure(let error):
+                // Not judged, and said: a FIFO, an unreadable or an oversized table.
+                context.report(EngineRules.unreadable, path: path, message: "\(entry.name) cannot be read: \(error.reason)")
+                continue
+            }
             let parsed = StringsFile.keys(bytes)
             if case .failure(let failure) = parsed {
                 context.report(Self.stringsInvalid, path: path, line: failure.line, message: "\(entry.name): \(failure.message)")
