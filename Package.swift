@@ -20,7 +20,9 @@ let package = Package(
         // LSP, repairs, status bars and the watcher are `package`: reached through the executable.
         .library(
             name: "ReswatchEngine",
-            targets: ["Findings", "ImageFacts", "ProjectModel", "Reporting", "RuleEngine", "RuleKinds", "ShippedRules", "SystemCalls"]),
+            targets: [
+                "Findings", "ImageFacts", "ProjectModel", "Reporting", "RuleEngine", "RuleKinds", "RuleKit", "ShippedRules", "SystemCalls",
+            ]),
         .library(name: "ReswatchClient", targets: ["Findings", "ReswatchProtocol"]),
     ],
     dependencies: [
@@ -63,16 +65,23 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // What a rule kind is written against (issue 58): the subject, the product it belongs to, the
+        // files it reads and where its findings go. A kind imports this, never the engine or the daemon.
+        .target(
+            name: "RuleKit",
+            dependencies: ["Findings", "ImageFacts", "ProjectModel", "SystemCalls", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "RuleEngine",
-            dependencies: ["Findings", "ImageFacts", "ProjectModel", "SystemCalls", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "Findings", "ImageFacts", "ProjectModel", "RuleKit", "ShippedRules", "SystemCalls", .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // rules/*.yaml compiled into the binary by a build plugin: the binary needs no rules/ folder.
         .executableTarget(name: "RuleEmbedder"),
         .plugin(name: "EmbedShippedRules", capability: .buildTool(), dependencies: ["RuleEmbedder"], path: "Sources/EmbedShippedRules"),
         .target(name: "ShippedRules", plugins: ["EmbedShippedRules"]),
-        .target(name: "RuleKinds", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "ShippedRules", "SystemCalls"]),
-        .target(name: "Reporting", dependencies: ["Findings", "ProjectModel", "RuleEngine", "SystemCalls"]),
+        .target(name: "RuleKinds", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleKit", "SystemCalls"]),
+        .target(name: "Reporting", dependencies: ["Findings", "ProjectModel", "RuleEngine", "RuleKit", "SystemCalls"]),
         // `reswatch fix`: repairs planned from findings, carried out atomically with a journal.
         .target(name: "Repair", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "SystemCalls"]),
         // Only the watcher imports libinotifytools; all its calls happen on one thread.
@@ -94,7 +103,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "Findings", "ProjectModel", "Repair", "ReswatchProtocol", "RuleEngine", "SystemCalls", "Watcher",
+                "Findings", "ProjectModel", "Repair", "ReswatchProtocol", "RuleEngine", "RuleKit", "SystemCalls", "Watcher",
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), .product(name: "Yams", package: "Yams"),
             ]
@@ -110,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "reswatch",
             dependencies: [
-                "Daemon", "Findings", "LanguageServer", "ProjectModel", "Repair", "Reporting", "ReswatchProtocol", "RuleEngine",
+                "Daemon", "Findings", "LanguageServer", "ProjectModel", "Repair", "Reporting", "ReswatchProtocol", "RuleEngine", "RuleKit",
                 "RuleKinds", "SocketServer", "StatusBar", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -134,26 +143,31 @@ let package = Package(
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], exclude: ["Corpus"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "ImageFactsTests", dependencies: ["ImageFacts", "SystemCalls", "TestSupport"]),
-        .testTarget(name: "ProjectModelTests", dependencies: ["ImageFacts", "ProjectModel", "RuleEngine", "SystemCalls", "TestSupport"]),
         .testTarget(
-            name: "RuleEngineTests", dependencies: ["Findings", "ImageFacts", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport"]),
+            name: "ProjectModelTests", dependencies: ["ImageFacts", "ProjectModel", "RuleEngine", "RuleKit", "SystemCalls", "TestSupport"]),
+        .testTarget(
+            name: "RuleEngineTests",
+            dependencies: ["Findings", "ImageFacts", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport"]),
         .testTarget(
             name: "RuleKindsTests",
             dependencies: [
-                "Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "ShippedRules", "SystemCalls", "TestSupport",
+                "Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "RuleKit", "ShippedRules", "SystemCalls",
+                "TestSupport",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .testTarget(name: "ReportingTests", dependencies: ["Findings", "Reporting", "RuleEngine", "RuleKinds", "TestSupport"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Findings", "Reporting", "RuleEngine", "RuleKinds", "RuleKit", "TestSupport"]),
         .testTarget(
             name: "RepairTests",
-            dependencies: ["Findings", "ImageFacts", "Repair", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport"]),
+            dependencies: ["Findings", "ImageFacts", "Repair", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport"]),
         .testTarget(
-            name: "CLITests", dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport"]),
+            name: "CLITests",
+            dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["TestSupport", "Watcher"]),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "Findings", "ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "TestSupport", "Watcher",
+                "Daemon", "Findings", "ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport",
+                "Watcher",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
@@ -165,11 +179,14 @@ let package = Package(
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["Findings", "ReswatchProtocol", "TestSupport"]),
         .testTarget(
             name: "LanguageServerTests",
-            dependencies: ["Findings", "ImageFacts", "LanguageServer", "Repair", "ReswatchProtocol", "RuleEngine", "TestSupport"],
+            dependencies: [
+                "Findings", "ImageFacts", "LanguageServer", "Repair", "ReswatchProtocol", "RuleEngine", "RuleKit", "TestSupport",
+            ],
             exclude: ["Neovim"]),
         .testTarget(name: "StatusBarTests", dependencies: ["Findings", "ReswatchProtocol", "StatusBar"]),
         .target(
-            name: "TestSupport", dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "SystemCalls", "Watcher"],
+            name: "TestSupport",
+            dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "Watcher"],
             path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import ProjectModel
 import ReswatchProtocol
 import RuleEngine
+import RuleKit
 import SystemCalls
 import Yams
 

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import ReswatchProtocol
 import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// What the socket methods ask of the core.

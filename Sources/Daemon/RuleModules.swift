@@ -1,5 +1,6 @@
 import Findings
 import RuleEngine
+import RuleKit
 
 /// The daemon's rule modules: reloaded on SIGHUP or when a module file changes; a module that no
 /// longer loads keeps its last good version, and its error is reported in `status`.

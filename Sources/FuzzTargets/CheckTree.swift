@@ -24,7 +24,7 @@ final class CheckTree: Sendable {
 
     init() {
         root = Self.directory()
-        rules = ShippedModules.ruleSet()
+        rules = ShippedModules.ruleSet(registry: BuiltinKinds.registry)
         let fm = FileManager.default
         try? fm.createDirectory(atPath: root + "/App/Assets.xcassets/AppIcon.appiconset", withIntermediateDirectories: true)
         try? fm.createDirectory(atPath: root + "/App/Assets.xcassets/Logo.imageset", withIntermediateDirectories: true)

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import ProjectModel
 import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// The result of `reswatch check`, in the JSON shape of the issue:

@@ -1,5 +1,6 @@
 import Findings
 import RuleEngine
+import RuleKit
 
 /// docs/rules.md, generated from the rule kinds' and modules' own descriptions and examples.
 public enum RuleDocs {

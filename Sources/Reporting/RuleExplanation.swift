@@ -1,6 +1,7 @@
 import Findings
 import ProjectModel
 import RuleEngine
+import RuleKit
 
 /// `reswatch rules explain ID`: what a rule checks, why (its Apple source), its severity, ITMS code
 /// and App Store Connect's wording, how to turn it off or re-grade it, and one triggering and one

@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 
 /// The explicit list of built-in rule kinds (a test checks every kind file is registered here).
 public enum BuiltinKinds {

@@ -1,5 +1,5 @@
 import ImageFacts
-import RuleEngine
+import RuleKit
 
 /// Small builders for the example trees kinds carry.
 public enum ExampleTrees {

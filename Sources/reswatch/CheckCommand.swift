@@ -4,6 +4,7 @@ import Foundation
 import Reporting
 import RuleEngine
 import RuleKinds
+import RuleKit
 import SystemCalls
 
 /// `--format` of the commands that print one thing (rules, status, diagnostics).

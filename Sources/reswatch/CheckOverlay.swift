@@ -3,6 +3,7 @@ import Foundation
 import ProjectModel
 import RuleEngine
 import RuleKinds
+import RuleKit
 import SystemCalls
 
 /// What `check --config FILE` and `--ignore RULE` lay over every checked project's own
@@ -56,7 +57,7 @@ struct CheckOverlay {
 /// Completes a rule id from the shipped modules (and the engine's own ids).
 enum RuleIDCompletion {
     static let kind = CompletionKind.custom { _, _, prefix in
-        let ids = ShippedModules.ruleSet().allRuleInfos.map(\.id) + EngineRules.all.map(\.id)
+        let ids = ShippedModules.ruleSet(registry: BuiltinKinds.registry).allRuleInfos.map(\.id) + EngineRules.all.map(\.id)
         return Set(ids).filter { $0.hasPrefix(prefix) }.sorted()
     }
 }

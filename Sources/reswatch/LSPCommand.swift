@@ -4,6 +4,7 @@ import Foundation
 import LanguageServer
 import Logging
 import ReswatchProtocol
+import RuleEngine
 import RuleKinds
 import ServiceLifecycle
 import SocketServer

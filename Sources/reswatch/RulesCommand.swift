@@ -4,6 +4,7 @@ import Foundation
 import Reporting
 import RuleEngine
 import RuleKinds
+import RuleKit
 import SystemCalls
 
 struct RulesCommand: ParsableCommand {
@@ -77,7 +78,7 @@ struct RulesCommand: ParsableCommand {
             abstract: "Prints docs/rules.md to standard output, generated from the rule kinds and shipped modules.")
 
         func run() throws {
-            print(RuleDocs.markdown(rules: ShippedModules.ruleSet(), kinds: BuiltinKinds.all))
+            print(RuleDocs.markdown(rules: ShippedModules.ruleSet(registry: BuiltinKinds.registry), kinds: BuiltinKinds.all))
         }
     }
 

@@ -90,6 +90,17 @@ import Testing
         #expect(checked >= 20, "every module's dependencies were compared")
     }
 
+    /// A rule kind is written against `RuleKit` (issue 58): neither the engine nor the daemon.
+    @Test func ruleKindsNeedNeitherTheEngineNorTheDaemon() throws {
+        let kinds = try #require(try Self.imports()["RuleKinds"])
+        #expect(kinds.contains("RuleKit"))
+        for module in ["RuleEngine", "Daemon", "SocketServer", "LanguageServer", "Repair", "Reporting", "Watcher"] {
+            #expect(!kinds.contains(module), "RuleKinds imports \(module)")
+        }
+        let kit = try #require(try Self.imports()["RuleKit"])
+        #expect(kit.isSubset(of: ["Findings", "ImageFacts", "ProjectModel", "SystemCalls", "Yams"]), "RuleKit imports \(kit.sorted())")
+    }
+
     @Test func noModuleReExportsAnother() throws {
         let walker = FileManager.default.enumerator(atPath: Self.sources)
         while let file = walker?.nextObject() as? String {

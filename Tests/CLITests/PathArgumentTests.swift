@@ -2,6 +2,7 @@ import Foundation
 import ImageFacts
 import RuleEngine
 import RuleKinds
+import RuleKit
 import SystemCalls
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import RuleEngine
+import RuleKit
 import TestSupport
 import Testing
 

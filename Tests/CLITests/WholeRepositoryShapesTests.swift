@@ -1,6 +1,7 @@
 import Foundation
 import ImageFacts
 import RuleEngine
+import RuleKit
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Daemon
 import Foundation
 import Logging
 import ReswatchProtocol
+import RuleEngine
 import RuleKinds
 import Synchronization
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import ReswatchProtocol
 import RuleEngine
+import RuleKit
 import SystemCalls
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@ import ImageFacts
 import Logging
 import RuleEngine
 import RuleKinds
+import RuleKit
 import TestSupport
 import Testing
 

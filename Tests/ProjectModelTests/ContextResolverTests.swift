@@ -1,6 +1,7 @@
 import Foundation
 import ProjectModel
 import RuleEngine
+import RuleKit
 import TestSupport
 import Testing
 

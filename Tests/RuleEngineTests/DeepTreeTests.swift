@@ -1,4 +1,5 @@
 import Foundation
+import RuleKit
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import RuleKit
 import Testing
 
 @testable import RuleEngine

@@ -1,5 +1,6 @@
 import Foundation
 import ImageFacts
+import RuleKit
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import RuleKinds
+import RuleKit
 import SystemCalls
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import ImageFacts
 import RuleEngine
 import RuleKinds
+import RuleKit
 import TestSupport
 import Testing
 

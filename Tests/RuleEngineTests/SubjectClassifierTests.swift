@@ -1,4 +1,5 @@
 import RuleEngine
+import RuleKit
 import Testing
 
 /// Which subject a name is, from the name alone. The classifier reads names as bytes; these

@@ -1,3 +1,4 @@
+import RuleKit
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Findings
 import ImageFacts
 import RuleEngine
+import RuleKit
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import RuleEngine
+import RuleKit
 import SystemCalls
 import TestSupport
 import Testing

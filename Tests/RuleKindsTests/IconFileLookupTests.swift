@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import ImageFacts
 import RuleEngine
+import RuleKit
 import TestSupport
 import Testing
 

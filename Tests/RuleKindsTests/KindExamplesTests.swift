@@ -3,6 +3,7 @@ import Foundation
 import ImageFacts
 import RuleEngine
 import RuleKinds
+import RuleKit
 import ShippedRules
 import SystemCalls
 import TestSupport
@@ -170,7 +171,7 @@ import Testing
             let onDisk = try String(contentsOfFile: Repo.shippedRules + "/" + module.name, encoding: .utf8)
             #expect(module.text == onDisk, "\(module.name) differs from rules/\(module.name)")
         }
-        let set = ShippedModules.ruleSet()
+        let set = ShippedModules.ruleSet(registry: BuiltinKinds.registry)
         #expect(set.errors.isEmpty, "\(set.errors)")
         #expect(set.rules.allSatisfy { $0.source.hasPrefix("<built-in>/rules/") })
     }

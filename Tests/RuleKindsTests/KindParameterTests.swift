@@ -1,5 +1,6 @@
 import RuleEngine
 import RuleKinds
+import RuleKit
 import ShippedRules
 import Testing
 import Yams

@@ -2,6 +2,7 @@ import Foundation
 import ImageFacts
 import ProjectModel
 import RuleEngine
+import RuleKit
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import ImageFacts
 import RuleEngine
 import RuleKinds
+import RuleKit
 
 /// Paths of the source tree and the shared corpus, found from this file's location.
 public enum Repo {
@@ -33,7 +34,7 @@ public enum Repo {
     public static var underSanitizer: Bool { ProcessInfo.processInfo.environment["RESWATCH_ASAN"] == "1" }
 
     /// The shipped modules (as built into the binary), loaded once per call.
-    public static func shippedRuleSet() -> RuleSet { ShippedModules.ruleSet() }
+    public static func shippedRuleSet() -> RuleSet { ShippedModules.ruleSet(registry: BuiltinKinds.registry) }
 }
 
 /// A temporary directory that removes itself.

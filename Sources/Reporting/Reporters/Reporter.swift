@@ -1,5 +1,6 @@
 import Findings
 import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// Everything a reporter renders: the report, the paths it shows, and the rules' own texts.

@@ -1,3 +1,5 @@
+import RuleKit
+
 /// What of a tree reswatch judges (never-silent: a folder with nothing to check is not a pass).
 /// Counts subjects by kind; a project counts when a marker makes it one (`.xcodeproj`,
 /// `project.yml`, `Project.swift`, `.reswatch.yaml`). Source files, vendored frameworks and loose

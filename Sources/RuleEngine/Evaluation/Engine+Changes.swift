@@ -1,4 +1,5 @@
 import ProjectModel
+import RuleKit
 import SystemCalls
 
 /// A change to the tree, carried through: the inputs it touched, the subjects it moved, the

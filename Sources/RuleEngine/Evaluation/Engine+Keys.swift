@@ -1,4 +1,5 @@
 import Dispatch
+import RuleKit
 import Synchronization
 
 /// Which evaluations a scan runs: every subject's key under its project's rules.

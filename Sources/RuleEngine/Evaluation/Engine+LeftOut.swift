@@ -1,5 +1,6 @@
 import Findings
 import ProjectModel
+import RuleKit
 import SystemCalls
 
 /// What the engine leaves unjudged and says so (issue 58): vendored folders the walk left out,

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import ImageFacts
 import ProjectModel
+import RuleKit
 import SystemCalls
 
 /// What one engine run changed.

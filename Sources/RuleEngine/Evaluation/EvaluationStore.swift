@@ -1,4 +1,5 @@
 import Findings
+import RuleKit
 import SystemCalls
 
 /// Which evaluation (rule × subject) ran, what it read and what it found; and, reversed, which

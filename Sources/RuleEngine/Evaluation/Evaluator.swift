@@ -85,7 +85,7 @@ struct Evaluator: Sendable {
                     continue
                 }
                 if anchor?.group != group { anchor = (group, snapshot.anchor(group)) }
-                let ctx = EvaluationContext(
+                let ctx = Evaluation(
                     batch: batch, subject: subject, contextIndex: items[i].context, ruleIndex: planIndex, anchor: anchor?.anchor)
                 if keepInputs {
                     let start = DispatchTime.now().uptimeNanoseconds
@@ -112,7 +112,7 @@ struct Evaluator: Sendable {
     /// What to keep of an evaluation that ran: nil when it found nothing and read nothing but its
     /// own subject's file (the context does not record that one), since it is re-run directly
     /// when that file changes; a one-shot check keeps only findings.
-    static func record(of ctx: EvaluationContext, keepingInputs keepInputs: Bool) -> Record? {
+    static func record(of ctx: Evaluation, keepingInputs keepInputs: Bool) -> Record? {
         guard keepInputs else { return ctx.diagnostics.isEmpty ? nil : Record(inputs: [], diagnostics: ctx.diagnostics) }
         if ctx.inputs.isEmpty && ctx.diagnostics.isEmpty { return nil }
         let inputs = EvaluationStore.compacted(ctx.inputs, subject: ctx.subject)

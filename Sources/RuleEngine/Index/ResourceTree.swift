@@ -1,4 +1,5 @@
 import Dispatch
+import RuleKit
 import Synchronization
 import SystemCalls
 

@@ -1,3 +1,5 @@
+import RuleKit
+
 /// Every subject of the tree and the project it belongs to, both ways, on the tree's node ids:
 /// per node a bit per subject kind and its project's node; per project, its members by kind. No
 /// path is stored (paths are rebuilt from the tree when a `Subject` is handed out). Also the

@@ -1,5 +1,6 @@
 import Findings
 import ImageFacts
+import RuleKit
 import Yams
 
 /// Reads `examples:` of a rule module (the YAML twin of `RuleExample`).

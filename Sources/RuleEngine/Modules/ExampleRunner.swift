@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import ImageFacts
+import RuleKit
 import SystemCalls
 
 /// Materialises a rule example in a temporary directory and runs the engine over it.

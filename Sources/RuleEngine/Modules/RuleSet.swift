@@ -1,5 +1,6 @@
 import Findings
 import ProjectModel
+import RuleKit
 import SystemCalls
 import Yams
 

@@ -1,4 +1,5 @@
 import Findings
+import RuleKit
 import SystemCalls
 
 /// One rule module as read from its source: a file on disk, or a module built into the binary.

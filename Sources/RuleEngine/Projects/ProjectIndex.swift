@@ -1,3 +1,4 @@
+import RuleKit
 import SystemCalls
 
 /// Which project each path belongs to (rules.md, "Project context"): the nearest ancestor holding a

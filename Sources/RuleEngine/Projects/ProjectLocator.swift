@@ -1,4 +1,5 @@
 import Findings
+import RuleKit
 import SystemCalls
 
 /// Finds the project a path given on the command line belongs to, so that `check PATH` judges a

@@ -1,5 +1,6 @@
 import Findings
 import ProjectModel
+import RuleKit
 import SystemCalls
 
 /// A project's resolved state: its context, the rules in force for it (base plus its own

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `catalog.accent-color-missing`: the app target's `ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME`

@@ -1,6 +1,6 @@
 import Findings
 import ImageFacts
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `catalog.contents-*`: every .appiconset / .imageset / .launchimage has a well-formed Contents.json.

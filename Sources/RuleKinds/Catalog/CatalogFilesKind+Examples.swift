@@ -1,5 +1,5 @@
 import ImageFacts
-import RuleEngine
+import RuleKit
 
 extension CatalogFilesKind {
     static let logo = "App/Assets.xcassets/Logo.imageset"

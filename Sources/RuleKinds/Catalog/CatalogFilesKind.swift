@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `catalog.file-missing`, `catalog.unassigned`: actool's two warnings about the files of a set,

@@ -1,6 +1,6 @@
 import Findings
 import Foundation
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `catalog.duplicate-name`: two sets of the same type and name in one asset catalog.

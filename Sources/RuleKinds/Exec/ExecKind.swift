@@ -2,7 +2,7 @@ import Dispatch
 import Findings
 import Foundation
 import ImageFacts
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `exec`: a rule written in any language. reswatch runs the program (argv, no shell) with a

@@ -1,5 +1,5 @@
 import Foundation
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// Runs an exec rule's program and turns every way it can fail into a sentence.

@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// The Icon Composer bundles (`X.icon`) of a project, by the icon name they give (X), and

@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// What an image path is used for, from its location and name.

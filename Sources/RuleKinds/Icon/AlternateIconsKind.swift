@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `icon.alternate-sizes`: each alternate app icon has the sizes the app's devices need.

@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `icon.set-missing`: the configured app icon exists, as an `.appiconset` or (Xcode 26) as an

@@ -1,7 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// One evaluation of an `.appiconset` by `AppIconSetKind`: what it has learned of the set so far

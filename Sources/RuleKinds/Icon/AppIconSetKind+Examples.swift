@@ -1,5 +1,5 @@
 import ImageFacts
-import RuleEngine
+import RuleKit
 
 extension AppIconSetKind {
     public static let examples: [RuleExample] = {

@@ -1,7 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `icon.*` for asset-catalog app icon sets: slot sizes, required / recommended slots from the seed

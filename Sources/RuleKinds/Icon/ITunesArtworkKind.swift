@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `icon.itunesartwork`: iTunesArtwork files follow QA1686, Tables 1/3/5.

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// An asset-catalog slot: idiom, point size and scale ("iphone 60@2x").
 struct IconSlot: Hashable, Sendable, CustomStringConvertible {

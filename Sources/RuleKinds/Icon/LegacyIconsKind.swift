@@ -1,7 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// Loose app icons named by Info.plist (`CFBundleIconFile(s)`, `CFBundleIcons`(`~ipad`)), checked

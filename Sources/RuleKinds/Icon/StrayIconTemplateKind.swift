@@ -1,7 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `icon.stray-template`: loose images named like app icons that the app does not use as icons.

@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 
 extension WatchIconsKind {
     typealias T = ExampleTrees

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `icon.watch-marketing-missing`, `icon.watch-alpha`: a watch app's icon set as App Store

@@ -1,5 +1,5 @@
 import ImageFacts
-import RuleEngine
+import RuleKit
 
 extension IconComposerBundleKind {
     /// A bundle shaped like the ones Icon Composer writes (IceCubesApp's AppIcon.icon, trimmed).

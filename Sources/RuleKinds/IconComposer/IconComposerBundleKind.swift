@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `iconcomposer.json-invalid`, `iconcomposer.asset-missing`, `iconcomposer.asset-invalid`,

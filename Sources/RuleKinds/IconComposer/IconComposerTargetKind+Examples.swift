@@ -1,6 +1,6 @@
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 extension IconComposerTargetKind {
     /// How an example project wires `App/AppIcon.icon` to its app target.

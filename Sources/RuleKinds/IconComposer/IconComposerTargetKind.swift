@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `iconcomposer.not-in-target`, `iconcomposer.shadowed-appiconset`,

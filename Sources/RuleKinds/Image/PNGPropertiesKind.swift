@@ -1,7 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `image.*`: format checks on every PNG that is an icon, a launch image or in an asset set.

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `launch.asset-missing`: the launch screen shows colours and images by name, from the app's

@@ -1,7 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `launch.size-mismatch`, `launch.bad-name`: launch images, loose (`Default-568h@2x.png`) or in a

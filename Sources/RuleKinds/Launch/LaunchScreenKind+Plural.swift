@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// The plural launch keys the iOS 27 SDK counts as a launch screen besides UILaunchStoryboardName
 /// and UILaunchScreen (requirements-2026.md 1.4, VERIFIED; Apple's UILaunchStoryboards and

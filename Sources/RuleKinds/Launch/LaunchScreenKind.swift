@@ -1,7 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `launch.missing`, `launch.storyboard-missing`, `launch.images-deprecated`, `launch.images-only`:

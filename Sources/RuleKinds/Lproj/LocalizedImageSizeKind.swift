@@ -1,6 +1,6 @@
 import Findings
 import ImageFacts
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `lproj.image-mismatch`: a localized icon or launch image has the base image's pixel size.

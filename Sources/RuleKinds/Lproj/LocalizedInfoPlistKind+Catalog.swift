@@ -1,7 +1,7 @@
 import Findings
 import Foundation
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `InfoPlist.xcstrings`, the String Catalog successor of `InfoPlist.strings` (Xcode 15+): its

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `lproj.infoplist-name-case`, `lproj.infoplist-unknown-key`, `lproj.infoplist-version-localized`,

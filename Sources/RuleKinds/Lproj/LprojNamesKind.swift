@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `lproj.invalid-name`: `.lproj` folders are named by a language (BCP 47 / ISO 639), `Base`, or a

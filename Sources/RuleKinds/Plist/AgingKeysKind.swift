@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// `plist.requires-fullscreen-deprecated`, `plist.design-compatibility-deprecated`,
 /// `plist.queries-schemes-limit`, `plist.export-compliance-missing`: keys of the app's Info.plist

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// `plist.background-task-identifiers`, `plist.background-mode-unknown`: the background modes of
 /// the Info.plist the app ships (the file with what Xcode generates). Sources:

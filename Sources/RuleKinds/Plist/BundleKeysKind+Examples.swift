@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 
 extension BundleKeysKind {
     typealias T = ExampleTrees

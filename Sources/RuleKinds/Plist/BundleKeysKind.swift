@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// `plist.extension-keys`, `plist.bundle-name-missing`, `plist.extension-version`: the bundle keys
 /// App Store Connect checks in an app and in each extension, after Xcode's build-setting

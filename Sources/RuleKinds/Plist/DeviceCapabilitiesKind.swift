@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// `plist.device-capabilities`: the app's Info.plist declares UIRequiredDeviceCapabilities with known keys.
 public struct DeviceCapabilitiesKind: RuleKind {

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `plist.icon-keys-with-catalog`, `plist.icon-name-missing`: an app that takes its icons from an

@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 
 /// `plist.orientations`: known orientation values, and all four for iPad multitasking.
 public struct InterfaceOrientationsKind: RuleKind {

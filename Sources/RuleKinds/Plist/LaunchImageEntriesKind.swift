@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// `plist.launch-image-entry`: each `UILaunchImages` dictionary is well formed (Info.plist Key Reference, Table 4).
 public struct LaunchImageEntriesKind: RuleKind {

@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 
 /// `plist.parse-error`: Info.plist files parse as XML, binary or OpenStep property lists.
 public struct PlistSyntaxKind: RuleKind {

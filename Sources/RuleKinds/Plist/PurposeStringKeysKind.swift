@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `plist.usage-description-pair`, `plist.usage-description-unknown`,

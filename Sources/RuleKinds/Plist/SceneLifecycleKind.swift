@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `plist.scene-manifest-missing`, `plist.scene-config-invalid`: an app built with the iOS 27

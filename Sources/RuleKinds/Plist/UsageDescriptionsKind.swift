@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 
 /// `plist.usage-description-empty`: every `NS…UsageDescription` purpose string says something.
 public struct UsageDescriptionsKind: RuleKind {

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `plist.version-format`: the versions App Store Connect reads from the app and from each

@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 
 extension PrivacyBundlingKind {
     /// An Xcode project whose app bundles `resources` (root-relative paths).

@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `privacy.not-in-target`, `privacy.sdk-manifest-missing`: a manifest reaches the bundle, and a

@@ -1,5 +1,5 @@
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// Walks one manifest's dictionary against Apple's tables (PrivacyTables), the TN3181 cases in

@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 
 extension PrivacyManifestKind {
     /// An app's manifest with `body` inside its top-level dict.

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 
 /// `privacy.invalid`, `privacy.api-category-unknown`, `privacy.api-reason-invalid`,
 /// `privacy.tracking-domains`, `privacy.sdk-only-reason`: a `PrivacyInfo.xcprivacy` holds only the

@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 
 extension PrivacySourcesKind {
     /// A folder app (no Xcode project) with the given sources and, optionally, a manifest.

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `privacy.manifest-missing`, `privacy.api-undeclared`: a target whose sources use a

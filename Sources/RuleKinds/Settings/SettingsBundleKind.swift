@@ -1,5 +1,5 @@
 import Findings
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `settings.bundle-invalid`: a Settings.bundle has a readable Root.plist.

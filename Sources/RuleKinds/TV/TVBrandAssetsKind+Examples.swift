@@ -1,5 +1,5 @@
 import ImageFacts
-import RuleEngine
+import RuleKit
 
 extension TVBrandAssetsKind {
     static let brand = "TV/Assets.xcassets/App Icon & Top Shelf Image.brandassets"

@@ -1,6 +1,6 @@
 import Findings
 import ProjectModel
-import RuleEngine
+import RuleKit
 import SystemCalls
 
 /// `tv.appstore-icon`, `tv.size-mismatch`: a tvOS app's "App Icon & Top Shelf Image" brand assets

@@ -1,6 +1,7 @@
 import Findings
 import ImageFacts
 import ProjectModel
+import RuleKit
 import SystemCalls
 
 /// Something an evaluation read: a file's content / existence, a directory listing, or the set of
@@ -19,7 +20,8 @@ public enum EvaluationInput: Hashable, Sendable {
 }
 
 /// What a rule sees while it evaluates one subject. Every read is recorded as an input.
-public final class EvaluationContext: ProjectFileAccess {
+/// The engine's `EvaluationContext`: one evaluation of one rule on one subject, in a batch.
+final class Evaluation: EvaluationContext {
     /// What the batch's evaluations share (`EvaluationBatch`). Methods read it through a local
     /// (`let batch = self.batch`): called on `self.batch.tree`, a method got a copy of the whole
     /// tree (its buffers retained, then released) for each call, twice for each image read; on
@@ -59,7 +61,7 @@ public final class EvaluationContext: ProjectFileAccess {
     /// The project this evaluation is in, read in place (a copy would retain its every field;
     /// `_read` of an Array element made one, for each `context.project.x` a rule wrote). The
     /// batch, which owns the memory, lives as long as this context.
-    public var project: ProjectContext { unsafeAddress { batch.context(at: contextIndex) } }
+    public var projectAddress: UnsafePointer<ProjectContext> { batch.context(at: contextIndex) }
 
     private func record(_ input: EvaluationInput) {
         if batch.recordsInputs, input != .file(subject.path) { inputs.insert(input) }
@@ -180,15 +182,6 @@ public final class EvaluationContext: ProjectFileAccess {
         return all.filter { project.leftOutReason(for: $0.path) == nil }
     }
 
-    /// Reports a finding. Project settings (disable, severity, ignore) are applied here. `key` names
-    /// the plist key the finding is about, where the rule knows it: the finding is shown on it, or,
-    /// when the plist lacks it, on the top-level dictionary with where to add it.
-    ///
-    /// One cause, one finding: a finding that `follows` another this evaluation reported (a size
-    /// missing only because the master it is made from is missing) is folded into it: the cause's
-    /// message lists it (`brief`, else its message, with its id) and takes its severity if higher.
-    /// When the cause was not reported (disabled, ignored), the finding stands on its own.
-    /// Returns the finding, for findings that follow from it (nil when settings suppress it).
     /// Whether this evaluation has reported anything yet.
     public var hasFindings: Bool { !diagnostics.isEmpty }
 
@@ -199,10 +192,10 @@ public final class EvaluationContext: ProjectFileAccess {
         diagnostics.removeAll { $0.rule != EngineRules.unreadable.id && $0.rule != EngineRules.leftOut.id }
     }
 
-    @discardableResult
+    /// The requirement's full form (`EvaluationContext.report` documents it).
     public func report(
-        _ rule: RuleInfo, severity: Severity? = nil, path: String? = nil, line: Int? = nil, key: String? = nil, message: String,
-        fix: String? = nil, related: [String] = [], follows cause: ReportedFinding? = nil, brief: String? = nil
+        _ rule: RuleInfo, severity: Severity?, path: String?, line: Int?, key: String?, message: String, fix: String?,
+        related: [String], follows cause: ReportedFinding?, brief: String?
     ) -> ReportedFinding? {
         guard batch.plans[ruleIndex].allowed.contains(rule.id), !project.disabledRules.contains(rule.id) else { return nil }
         var finalSeverity = severity ?? rule.severity
@@ -243,9 +236,4 @@ public final class EvaluationContext: ProjectFileAccess {
         diagnostics[index].message = entry.message + "; following from it: " + named + (more > 0 ? "; and \(more) more" : "")
         if severity > diagnostics[index].severity { diagnostics[index].severity = severity }
     }
-}
-
-/// A finding one evaluation reported, which later findings of it may follow from.
-public struct ReportedFinding: Sendable, Hashable {
-    let index: Int
 }

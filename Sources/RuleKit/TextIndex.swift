@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A text file's bytes with where each line starts, and the first place of each JSON string and
 /// plist key in it, so that placing many findings in one large file costs a lookup each, not a
 /// scan of the file each (a Contents.json naming 20,000 missing files is 20,000 findings).
@@ -142,5 +144,24 @@ public final class TextIndex {
             i += 1
         }
         return nil
+    }
+}
+
+/// Which files findings can point into by line: text, not images or binary plists.
+package enum TextDocument {
+    package static let imageExtensions: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "heic", "heif", "pdf", "tif", "tiff", "webp", "bmp", "svgz", "car",
+    ]
+
+    /// From the name alone: a file without an extension (`iTunesArtwork`) or an image is no text.
+    package static func mayBeText(_ path: String) -> Bool {
+        let name = RelativePath.name(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return !imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// From the bytes: no NUL in the first 8 KiB, and not a binary plist.
+    package static func isText(_ bytes: [UInt8]) -> Bool {
+        !bytes.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) && !bytes.prefix(8192).contains(0)  // "bplist"
     }
 }

@@ -111,7 +111,7 @@ public enum SubjectClassifier {
     }
 
     /// `X.icon` (a name with something before the extension).
-    static func isIconBundleName(_ name: Substring) -> Bool {
+    package static func isIconBundleName(_ name: Substring) -> Bool {
         name.utf8.count > 5 && RelativePath.hasSuffix(name, ".icon")
     }
 

@@ -67,7 +67,7 @@ public enum EngineRules {
     /// so they are shown with the findings of any path inside it.
     public static let projectRuleIDs: Set<String> = [configInvalid.id, pbxprojInvalid.id]
 
-    static func info(for kind: ContextProblem.Kind) -> (RuleInfo, Severity) {
+    package static func info(for kind: ContextProblem.Kind) -> (RuleInfo, Severity) {
         switch kind {
         case .configInvalid: (configInvalid, .error)
         case .configIneffective: (configInvalid, .warning)

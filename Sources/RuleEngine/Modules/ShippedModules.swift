@@ -1,4 +1,4 @@
-import RuleEngine
+import RuleKit
 import ShippedRules
 
 /// The rule modules built into the binary (rules/*.yaml, embedded at build time).
@@ -12,6 +12,6 @@ public enum ShippedModules {
         RuleSources.standard(builtIn: files, environment: environment, extra: extra)
     }
 
-    /// The built-in modules alone, loaded.
-    public static func ruleSet() -> RuleSet { RuleModuleLoader.load(files: files, registry: BuiltinKinds.registry) }
+    /// The built-in modules alone, loaded with the kinds of `registry` (`BuiltinKinds.registry`).
+    public static func ruleSet(registry: KindRegistry) -> RuleSet { RuleModuleLoader.load(files: files, registry: registry) }
 }
