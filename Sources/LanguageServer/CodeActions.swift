@@ -54,6 +54,11 @@ enum CodeActions {
         {
             out.append(remove)
         }
+        // A repair that needs the project's targets is the daemon's to plan: offered as its command.
+        if let title = Repairer.projectRepairs[finding.rule] {
+            let target = FixTarget(path: DiagnosticMapping.file(of: finding), rule: finding.rule, line: finding.line)
+            return out + [Action(title: title + " (reswatch writes it; fix --undo restores)", edits: [], fix: target)]
+        }
         let plan = Repairer.plan(root: finding.root, diagnostics: [finding], projects: [])
         for repair in plan.repairs {
             var edits: [Edit] = []

@@ -25,6 +25,16 @@ public enum ContextResolver {
             contexts[i].problems = contexts[i].problems.filter { !primary.problems.contains($0) }.map {
                 ContextProblem($0.kind, path: $0.path, line: $0.line, message: "target \(name): \($0.message)")
             }
+            // The rules that judge an app's Info.plist judge one Xcode generates whole on the
+            // project's subject, in the primary app's context only: a second such app is said.
+            if contexts[i].infoPlist == nil, contexts[i].infoPlistGenerated, contexts[i].noAppReason == nil {
+                contexts[i].problems.append(
+                    ContextProblem(
+                        .notChecked, path: dir, line: nil,
+                        message:
+                            "target \(name): its Info.plist is generated whole by Xcode (GENERATE_INFOPLIST_FILE, no INFOPLIST_FILE), and only the primary app's (\(primary.targetName ?? "?")) generated Info.plist is judged: its keys were not checked"
+                    ))
+            }
         }
         return contexts
     }

@@ -72,7 +72,9 @@ public enum GeneratedInfoPlist {
         var out: [String: PlistValue] = [:]
         func value(_ name: String) -> String? { settings.values[name].map { settings.string(name) ?? $0.raw } }
         for key in keys + usageKeys {
-            guard let text = value(settingName(of: key)) else { continue }
+            // An empty setting is taken as unset: whether Xcode writes an empty key for it is
+            // not documented, and an empty value it might not write must not be an error.
+            guard let text = value(settingName(of: key)), !text.isEmpty else { continue }
             out[key] = typed(key, text)
         }
         for (key, setting) in productKeys {

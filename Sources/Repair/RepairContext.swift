@@ -39,6 +39,19 @@ package final class RepairContext {
         return names.sorted()
     }
 
+    /// The names of the folders in a folder.
+    func folders(in folder: String) -> [String] {
+        ((try? FileSystem.listDirectory(absolute(folder))) ?? []).filter(\.isDirectory).map(\.name).sorted()
+    }
+
+    /// The `project.pbxproj` files of the `.xcodeproj` folders in a folder.
+    func pbxprojs(in folder: String) -> [String] {
+        folders(in: folder).filter { $0.hasSuffix(".xcodeproj") }.map {
+            RelativePath.join(RelativePath.join(folder, $0), "project.pbxproj")
+        }
+        .filter { read($0) != nil }
+    }
+
     package func exists(_ path: String) -> Bool {
         if removed.contains(path) { return false }
         if planned[path] != nil || renamed.contains(where: { $0.to == path }) { return true }

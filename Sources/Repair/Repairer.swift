@@ -17,7 +17,14 @@ package enum RepairOutcome {
 /// only where the repair is unambiguous; otherwise it says why it leaves the finding.
 package protocol RepairKind: Sendable {
     static var rules: Set<String> { get }
+    /// What the repair is, for an editor that cannot plan it itself: set for a repair that needs
+    /// the project's targets (the daemon has them; an editor's plan of one finding does not).
+    static var needsProject: String? { get }
     static func repair(_ finding: Diagnostic, in context: RepairContext) -> RepairOutcome
+}
+
+extension RepairKind {
+    package static var needsProject: String? { nil }
 }
 
 /// Plans the repairs of one root's findings.
@@ -26,8 +33,16 @@ package enum Repairer {
     package static let kinds: [any RepairKind.Type] = [
         IconNameKeyRepair.self, FilenameCaseRepair.self, UnassignedFileRepair.self, JPEGNamedPNGRepair.self,
         PrivacyCategoryRepair.self, OrientationsAdvice.self, StoryboardExtensionRepair.self, StoreIconAlphaRepair.self,
-        PNGReencodeRepair.self, IconSizeRepair.self, ExtensionDisplayNameRepair.self,
+        PNGReencodeRepair.self, IconSizeRepair.self, ExtensionDisplayNameRepair.self, InfoPlistStringsCaseRepair.self,
+        ExtensionVersionRepair.self,
     ]
+
+    /// The repairs of rules that need the project's targets, by rule (`RepairKind.needsProject`).
+    package static var projectRepairs: [String: String] {
+        var out: [String: String] = [:]
+        for kind in kinds { if let title = kind.needsProject { for rule in kind.rules { out[rule] = title } } }
+        return out
+    }
 
     /// The rules some kind repairs (at least in some cases).
     package static var repairableRules: Set<String> { kinds.reduce(into: Set<String>()) { $0.formUnion($1.rules) } }

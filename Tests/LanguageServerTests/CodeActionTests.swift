@@ -105,6 +105,17 @@ import Testing
         #expect(value?["UILaunchStoryboardName"] as? String == "Launch Screen")
     }
 
+    /// A repair that needs the project's targets (which an editor's plan has not) is the daemon's:
+    /// offered as the `reswatch.fix` command, never as a guessed edit.
+    @Test func aRepairThatNeedsTheProjectIsTheDaemonsCommand() throws {
+        let tree = try TempTree(["Share/Info.plist": .text("<plist><dict/></plist>")])
+        let actions = CodeActions.actions(
+            for: finding(
+                "plist.extension-version", tree, "Share/Info.plist", message: "Share: CFBundleVersion is \"1\"; the app's is \"7\""))
+        #expect(actions.count == 1 && actions.first?.edits.isEmpty == true)
+        #expect(actions.first?.fix?.rule == "plist.extension-version" && actions.first?.fix?.path == tree.path + "/Share/Info.plist")
+    }
+
     @Test func notOfferedWithoutAMechanicalRepair() throws {
         let tree = try TempTree(["S.appiconset/Contents.json": .text("{ \"images\": [ { \"size\": ")])
         #expect(CodeActions.removeEntry(contents: tree.path + "/S.appiconset/Contents.json", line: 1) == nil, "broken JSON: no edit")

@@ -45,4 +45,24 @@ enum PlistText {
         let body = lines.map { indent + $0 + nl }.joined()
         return TextEdit.apply([TextEdit(start: lineEnd, end: lineEnd, newText: body)], to: bytes)
     }
+
+    /// The file with the `<string>` value of the top-level `key` replaced by `value` (escaped);
+    /// nil when the key is not written once, followed by a `<string>`, or the result would differ
+    /// from the file in anything but that value.
+    static func replacingString(of key: String, with value: String, in bytes: [UInt8]) -> [UInt8]? {
+        let tag = "<key>\(key)</key>"
+        guard let at = TextLayout.offset(of: tag, in: bytes), TextLayout.offset(of: tag, in: bytes, from: at + 1) == nil else { return nil }
+        var i = at + tag.utf8.count
+        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        let open = Array("<string>".utf8)
+        guard bytes.count >= i + open.count, bytes[i..<(i + open.count)].elementsEqual(open),
+            let close = TextLayout.offset(of: "</string>", in: bytes, from: i + open.count)
+        else { return nil }
+        let new = TextEdit.apply([TextEdit(start: i + open.count, end: close, newText: escaped(value))], to: bytes)
+        guard var before = parse(bytes), var after = parse(new), after[key] as? String == value else { return nil }
+        before[key] = nil
+        after[key] = nil
+        guard NSDictionary(dictionary: before).isEqual(to: after) else { return nil }
+        return new
+    }
 }

@@ -11,7 +11,7 @@ import SystemCalls
 public struct LaunchAssetsKind: RuleKind {
     public static let name = "launch-assets"
     public static let summary = "Checks that the colours and images the launch screen names are in the app's asset catalogs."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
     public static let missing = RuleInfo(
         id: "launch.asset-missing", severity: .warning,
@@ -26,9 +26,9 @@ public struct LaunchAssetsKind: RuleKind {
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
-        guard project.infoPlist == subject.path, let dict = context.effectiveInfoPlist(subject.path), dict["NSExtension"] == nil else {
-            return
-        }
+        // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
+        guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil else { return }
+        let dict = app.dict
         let catalogs = context.subjects(.catalog).map(\.path).filter { c in
             !project.resourcesKnown || project.ownedPaths.contains { RelativePath.isWithin(c, $0) }
         }
@@ -49,8 +49,8 @@ public struct LaunchAssetsKind: RuleKind {
             }
             for (place, name, isColour) in names where !name.isEmpty && !name.contains("$(") {
                 guard !Self.found(name, isColour: isColour, sets: sets, loose: looseImages) else { continue }
-                context.report(
-                    Self.missing, path: subject.path, key: key,
+                app.report(
+                    Self.missing, in: context, key: key,
                     message: "\(place) is \"\(name)\", which no asset catalog of the app has as a \(isColour ? "colour" : "image") set")
             }
         }

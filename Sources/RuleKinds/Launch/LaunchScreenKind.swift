@@ -10,7 +10,7 @@ import SystemCalls
 public struct LaunchScreenKind: RuleKind {
     public static let name = "launch-screen"
     public static let summary = "Checks that the app has a launch screen: a storyboard/xib it names, UILaunchScreen, or launch images."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
     public static let missing = RuleInfo(
         id: "launch.missing", severity: .error,
@@ -53,10 +53,11 @@ public struct LaunchScreenKind: RuleKind {
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // The app's own Info.plist only: extensions and watch apps have no launch screen.
         // The Info.plist the app ships: the file with what Xcode generates from build settings.
-        guard context.project.infoPlist == subject.path, case .success(let (plist, _)) = context.plist(subject.path),
-            let file = plist.dictionary, let dict = context.effectiveInfoPlist(subject.path), dict["NSExtension"] == nil,
-            dict["WKApplication"] == nil, dict["WKWatchKitApp"] == nil
+        // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
+        guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil, app.dict["WKApplication"] == nil,
+            app.dict["WKWatchKitApp"] == nil
         else { return }
+        let (file, dict) = (app.file, app.dict)
         let interfaceNames = Set(context.subjects(.interfaceFile).map { Self.baseName(RelativePath.name($0.path)) })
         var hasStoryboard = false
         // A value Xcode generates is named by its setting (issue 58: INFOPLIST_KEY_… =
@@ -68,19 +69,18 @@ public struct LaunchScreenKind: RuleKind {
         }
         for (key, name) in names {
             if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix(".storyboardc") || name.hasSuffix(".nib") {
-                context.report(
-                    Self.storyboardMissing, path: subject.path, message: "\(key) is \"\(name)\": give the base name without the extension")
+                app.report(Self.storyboardMissing, in: context, message: "\(key) is \"\(name)\": give the base name without the extension")
                 hasStoryboard = true
             } else if interfaceNames.contains(name) {
                 hasStoryboard = true
             } else if !name.isEmpty {
-                context.report(
-                    Self.storyboardMissing, path: subject.path,
+                app.report(
+                    Self.storyboardMissing, in: context,
                     message: "\(key) names \"\(name)\", but the project has no \(name).storyboard or \(name).xib")
                 hasStoryboard = true
             }
         }
-        if Self.pluralLaunchScreens(dict, interfaceNames: interfaceNames, path: subject.path, context: context) { hasStoryboard = true }
+        if Self.pluralLaunchScreens(dict, interfaceNames: interfaceNames, path: app.path, context: context) { hasStoryboard = true }
         let launchImages = Self.launchImages(dict, context)
         let declaresImages = ["UILaunchImages", "UILaunchImageFile", "UILaunchImageFile~ipad", "UILaunchImages~ipad"].contains {
             dict[$0] != nil
@@ -91,21 +91,20 @@ public struct LaunchScreenKind: RuleKind {
         if !hasStoryboard, !declaresImages, !unknown,
             dict["UILaunchScreen"] == nil, dict["UILaunchScreen~iphone"] == nil, dict["UILaunchScreen~ipad"] == nil, launchImages.isEmpty
         {
-            context.report(
-                Self.missing, path: subject.path, message: "the app has no launch storyboard, no UILaunchScreen and no launch image")
+            app.report(Self.missing, in: context, message: "the app has no launch storyboard, no UILaunchScreen and no launch image")
         }
         let usesImages = !hasStoryboard && !launchImages.isEmpty && dict["UILaunchScreen"] == nil
         let hasScreen = ["UILaunchScreen", "UILaunchScreen~iphone", "UILaunchScreen~ipad"].contains { dict[$0] != nil }
         if !hasStoryboard, !hasScreen, !unknown, !launchImages.isEmpty || declaresImages {
-            context.report(
-                Self.imagesOnly, path: subject.path,
+            app.report(
+                Self.imagesOnly, in: context,
                 message:
                     "the app's only launch screen is launch images: built with the iOS 27 SDK (required for uploads from April 2027) it needs UILaunchStoryboardName, UILaunchStoryboards, UILaunchScreen or UILaunchScreens",
                 related: Array(launchImages.prefix(5)))
         }
         if usesImages, context.project.devices.contains(.iphone), !Self.hasTallImage(dict, launchImages, context) {
-            context.report(
-                Self.iphone5Missing, path: subject.path, message: "the app uses launch images but none is 640x1136 (-568h@2x or {320, 568})"
+            app.report(
+                Self.iphone5Missing, in: context, message: "the app uses launch images but none is 640x1136 (-568h@2x or {320, 568})"
             )
         }
         let orientations = dict["UISupportedInterfaceOrientations"]?.array?.compactMap(\.string) ?? []
@@ -241,6 +240,20 @@ public struct LaunchScreenKind: RuleKind {
                     ), "App/Info.plist": plist("<key>CFBundleName</key><string>App</string>"),
                     "App/Splash.storyboard": .text("<document/>"),
                 ], triggers: ["launch.storyboard-missing"], passes: ["launch.missing"]),
+            RuleExample(
+                "an app whose Info.plist Xcode generates whole, with no launch screen setting",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings: "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; ")
+                ], triggers: ["launch.missing"]),
+            RuleExample(
+                "an app whose Info.plist Xcode generates whole, with UILaunchScreen_Generation",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings:
+                            "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; INFOPLIST_KEY_UILaunchScreen_Generation = YES;"
+                    )
+                ], passes: rules.map(\.id)),
             RuleExample(
                 "UILaunchScreens alone is a launch screen",
                 files: [

@@ -10,7 +10,7 @@ public struct AgingKeysKind: RuleKind {
     public static let name = "aging-keys"
     public static let summary =
         "Checks Info.plist keys the iOS 27 SDK ignores or limits (UIRequiresFullScreen, UIDesignRequiresCompatibility, LSApplicationQueriesSchemes) and export compliance."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
     public static let requiresFullScreen = RuleInfo(
         id: "plist.requires-fullscreen-deprecated", severity: .info,
@@ -46,20 +46,21 @@ public struct AgingKeysKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
-        guard context.project.infoPlist == subject.path, let dict = context.effectiveInfoPlist(subject.path), dict["NSExtension"] == nil
-        else { return }
+        // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
+        guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil else { return }
+        let dict = app.dict
         if let value = dict["UIRequiresFullScreen"], value.bool == true {
-            context.report(
-                Self.requiresFullScreen, path: subject.path, key: "UIRequiresFullScreen",
+            app.report(
+                Self.requiresFullScreen, in: context, key: "UIRequiresFullScreen",
                 message:
-                    "UIRequiresFullScreen is deprecated; built with the iOS 27 SDK it requests discrete resizing instead of opting out (TN3192)"
+                    "\(app.name(of: "UIRequiresFullScreen")) is deprecated; built with the iOS 27 SDK it requests discrete resizing instead of opting out (TN3192)"
             )
         }
         if let value = dict["UIDesignRequiresCompatibility"] {
             let typed = value.bool == nil ? " (and it is not a Boolean)" : ""
-            context.report(
-                Self.designCompatibility, path: subject.path, key: "UIDesignRequiresCompatibility",
-                message: "UIDesignRequiresCompatibility is ignored once the app is built with the iOS 27 SDK\(typed)")
+            app.report(
+                Self.designCompatibility, in: context, key: "UIDesignRequiresCompatibility",
+                message: "\(app.name(of: "UIDesignRequiresCompatibility")) is ignored once the app is built with the iOS 27 SDK\(typed)")
         }
         if let schemes = dict["LSApplicationQueriesSchemes"]?.array, schemes.count > 25 {
             let past = schemes.dropFirst(schemes.count > 50 ? 50 : 25).compactMap(\.string)
@@ -68,8 +69,8 @@ public struct AgingKeysKind: RuleKind {
                 schemes.count > 50
                 ? "LSApplicationQueriesSchemes has \(schemes.count) entries; canOpenURL answers only for the first 50 (25 with the iOS 27 SDK): past 50 are \(shown)"
                 : "LSApplicationQueriesSchemes has \(schemes.count) entries; apps linked with the iOS 27 SDK get only the first 25: past them are \(shown)"
-            context.report(
-                Self.queriesSchemes, severity: schemes.count > 50 ? .warning : .info, path: subject.path,
+            app.report(
+                Self.queriesSchemes, in: context, severity: schemes.count > 50 ? .warning : .info,
                 key: "LSApplicationQueriesSchemes",
                 message: message)
         }
@@ -77,14 +78,16 @@ public struct AgingKeysKind: RuleKind {
         case nil:
             // A generated Info.plist whose settings were not all read may set it.
             guard !(context.project.infoPlistGenerated && context.project.buildSettingsIncomplete) else { return }
-            context.report(
-                Self.exportCompliance, path: subject.path,
+            app.report(
+                Self.exportCompliance, in: context,
                 message: "the app's Info.plist has no ITSAppUsesNonExemptEncryption: each TestFlight build waits at Missing Compliance")
         case .boolean?: break
         case let value?:
-            context.report(
-                Self.exportCompliance, path: subject.path, key: "ITSAppUsesNonExemptEncryption",
-                message: "ITSAppUsesNonExemptEncryption is \(value.text.map { "\"\($0)\"" } ?? "not a Boolean"): use <true/> or <false/>")
+            app.report(
+                Self.exportCompliance, in: context, key: "ITSAppUsesNonExemptEncryption",
+                message:
+                    "\(app.name(of: "ITSAppUsesNonExemptEncryption")) is \(value.text.map { "\"\($0)\"" } ?? "not a Boolean"): use <true/> or <false/>"
+            )
         }
     }
 
@@ -101,6 +104,15 @@ public struct AgingKeysKind: RuleKind {
             RuleExample(
                 "UIRequiresFullScreen false", files: plist("<key>UIRequiresFullScreen</key><false/>"),
                 passes: ["plist.requires-fullscreen-deprecated"]),
+            RuleExample(
+                "UIRequiresFullScreen set in an Info.plist Xcode generates whole",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings:
+                            "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; INFOPLIST_KEY_ITSAppUsesNonExemptEncryption = NO; INFOPLIST_KEY_UIRequiresFullScreen = YES;"
+                    )
+                ],
+                triggers: ["plist.requires-fullscreen-deprecated"]),
             RuleExample(
                 "the Liquid Glass opt-out", files: plist("<key>UIDesignRequiresCompatibility</key><true/>"),
                 triggers: ["plist.design-compatibility-deprecated"]),

@@ -7,7 +7,7 @@ public struct DeviceCapabilitiesKind: RuleKind {
     public static let name = "device-capabilities"
     public static let summary =
         "Checks UIRequiredDeviceCapabilities in the app's Info.plist (the App Programming Guide's Table 5-1 plus later keys)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
     public static let capabilities = RuleInfo(
         id: "plist.device-capabilities", severity: .warning,
@@ -30,7 +30,16 @@ public struct DeviceCapabilitiesKind: RuleKind {
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // The Info.plist the app ships (INFOPLIST_KEY_UIRequiredDeviceCapabilities included).
-        guard let dict = context.effectiveInfoPlist(subject.path) else { return }
+        // Any Info.plist; an app's generated whole is judged on its project (AppInfoPlist).
+        let app = AppInfoPlist.of(subject, in: context)
+        guard let dict = subject.kind == .project ? app?.dict : context.effectiveInfoPlist(subject.path) else { return }
+        func report(_ message: String, severity: Severity? = nil, key: String? = nil) {
+            if let app {
+                app.report(Self.capabilities, in: context, severity: severity, key: key, message: message)
+            } else {
+                context.report(Self.capabilities, severity: severity, path: subject.path, key: key, message: message)
+            }
+        }
         let key = "UIRequiredDeviceCapabilities"
         // Only when a setting names the deployment target (reswatch's assumption proves nothing).
         let modern = context.project.sources["deployment-target"] != .defaults && context.project.deploymentTarget >= OSVersion(11, 0)
@@ -38,42 +47,37 @@ public struct DeviceCapabilitiesKind: RuleKind {
             // Required of apps; extensions' Info.plists do not need it. From iOS 11 every device is
             // arm64, so a missing key keeps no device away: info, a warning below (issue 59).
             let unknown = context.project.infoPlistGenerated && context.project.buildSettingsIncomplete
-            if context.project.infoPlist == subject.path, dict["NSExtension"] == nil, !unknown {
-                context.report(
-                    Self.capabilities, severity: modern ? .info : nil, path: subject.path,
-                    message:
-                        "the app's Info.plist has no \(key)\(modern ? " (the deployment target is \(context.project.deploymentTarget): every such device is arm64)" : "")"
-                )
+            if app != nil, dict["NSExtension"] == nil, !unknown {
+                report(
+                    "the app's Info.plist has no \(key)\(modern ? " (the deployment target is \(context.project.deploymentTarget): every such device is arm64)" : "")",
+                    severity: modern ? .info : nil)
             }
             return
         }
         var names: [String] = []
         if let array = value.array {
             guard array.allSatisfy({ $0.string != nil }) else {
-                context.report(Self.capabilities, path: subject.path, message: "\(key) is an array with non-string entries")
+                report("\(key) is an array with non-string entries")
                 return
             }
             names = array.compactMap(\.string)
         } else if let map = value.dictionary {
             let notBool = map.filter { if case .boolean = $0.value { return false } else { return true } }.keys.sorted()
             if !notBool.isEmpty {
-                context.report(
-                    Self.capabilities, path: subject.path, message: "\(key) values must be booleans: \(notBool.joined(separator: ", "))")
+                report("\(key) values must be booleans: \(notBool.joined(separator: ", "))")
             }
             names = Array(map.keys)
         } else {
-            context.report(Self.capabilities, path: subject.path, message: "\(key) is neither an array nor a dictionary")
+            report("\(key) is neither an array nor a dictionary")
             return
         }
         // armv7/armv6 at iOS 11+: no such device runs the app, and the App Store may keep it off
         // arm64 devices (requirements-2026.md 1.9).
         for name in names.sorted() where modern && (name == "armv7" || name == "armv6") {
-            context.report(
-                Self.capabilities, path: subject.path, key: key,
-                message: "\(key) requires \(name), but the deployment target is \(context.project.deploymentTarget): require arm64")
+            report("\(key) requires \(name), but the deployment target is \(context.project.deploymentTarget): require arm64", key: key)
         }
         for name in names.sorted() where !known.contains(name) {
-            context.report(Self.capabilities, path: subject.path, message: "\(key) names the unknown capability \"\(name)\"")
+            report("\(key) names the unknown capability \"\(name)\"")
         }
     }
 

@@ -5,7 +5,7 @@ import RuleKit
 public struct InterfaceOrientationsKind: RuleKind {
     public static let name = "interface-orientations"
     public static let summary = "Checks UISupportedInterfaceOrientations values and the iPad multitasking rule."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
     public static let orientations = RuleInfo(
         id: "plist.orientations", severity: .error, code: "ITMS-90474",
@@ -26,16 +26,27 @@ public struct InterfaceOrientationsKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
-        guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }
+        // Any Info.plist as its target ships it (INFOPLIST_KEY_… included); an app's generated
+        // whole is judged on its project (AppInfoPlist).
+        let app = AppInfoPlist.of(subject, in: context)
+        guard let dict = subject.kind == .project ? app?.dict : context.effectiveInfoPlist(subject.path) else { return }
+        func report(_ message: String, key: String? = nil) {
+            if let app {
+                app.report(Self.orientations, in: context, key: key, message: message)
+            } else {
+                context.report(Self.orientations, path: subject.path, key: key, message: message)
+            }
+        }
         for key in ["UISupportedInterfaceOrientations", "UISupportedInterfaceOrientations~ipad", "UISupportedInterfaceOrientations~iphone"]
         {
             guard let value = dict[key] else { continue }
+            let name = app?.name(of: key) ?? key
             guard let list = value.array?.compactMap(\.string), list.count == value.array?.count else {
-                context.report(Self.orientations, path: subject.path, message: "\(key) is not an array of strings")
+                report("\(name) is not an array of strings", key: key)
                 continue
             }
             for v in list where !Self.known.contains(v) {
-                context.report(Self.orientations, path: subject.path, message: "\(key) has the unknown value \"\(v)\"")
+                report("\(name) has the unknown value \"\(v)\"", key: key)
             }
         }
         // iPad multitasking needs all four orientations unless the app requires full screen.
@@ -47,13 +58,14 @@ public struct InterfaceOrientationsKind: RuleKind {
         else { return }
         let missing = Self.known.subtracting(list).sorted()
         if !missing.isEmpty {
-            context.report(
-                Self.orientations, path: subject.path,
-                key: dict["UISupportedInterfaceOrientations~ipad"] != nil
-                    ? "UISupportedInterfaceOrientations~ipad" : "UISupportedInterfaceOrientations",
-                message:
-                    "the app runs on iPad with multitasking but does not support \(missing.joined(separator: ", ")) (iPad because \(context.project.devicesBecause))"
-            )
+            let key =
+                dict["UISupportedInterfaceOrientations~ipad"] != nil
+                ? "UISupportedInterfaceOrientations~ipad" : "UISupportedInterfaceOrientations"
+            // A value Xcode generates is named by its setting.
+            let setting = app.map { $0.name(of: key) }.flatMap { $0 == key ? nil : " in \($0)" } ?? ""
+            report(
+                "the app runs on iPad with multitasking but does not support \(missing.joined(separator: ", "))\(setting) (iPad because \(context.project.devicesBecause))",
+                key: key)
         }
     }
 
@@ -93,6 +105,14 @@ public struct InterfaceOrientationsKind: RuleKind {
                     "App/.reswatch.yaml": ExampleTrees.config(devices: "[iphone]"),
                     "App/Info.plist": ExampleTrees.plist(
                         "<key>UISupportedInterfaceOrientations</key><array><string>UIInterfaceOrientationPotrait</string></array>"),
+                ], triggers: ["plist.orientations"]),
+            RuleExample(
+                "a universal app whose generated Info.plist supports portrait only on iPad",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings:
+                            "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; TARGETED_DEVICE_FAMILY = \"1,2\"; INFOPLIST_KEY_UISupportedInterfaceOrientations_iPad = UIInterfaceOrientationPortrait;"
+                    )
                 ], triggers: ["plist.orientations"]),
         ]
     }()

@@ -11,7 +11,7 @@ public struct PurposeStringKeysKind: RuleKind {
     public static let name = "purpose-string-keys"
     public static let summary =
         "Checks that purpose strings come in the pairs iOS needs, are keys Apple defines, and exist for the entitlements the app is signed with (ITMS-90683)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
     public static let pair = RuleInfo(
         id: "plist.usage-description-pair", severity: .warning, code: "ITMS-90683",
@@ -59,35 +59,36 @@ public struct PurposeStringKeysKind: RuleKind {
     ]
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
-        guard context.project.infoPlist == subject.path, let dict = context.effectiveInfoPlist(subject.path), dict["NSExtension"] == nil
-        else { return }
+        // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
+        guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil else { return }
+        let dict = app.dict
         // A pair that depends on the deployment target is judged only when a setting names it
         // (a project without one builds for the SDK's own version, not reswatch's assumption).
         let targetKnown = context.project.sources["deployment-target"] != .defaults
         for (key, below, companion) in Self.pairs where dict[key] != nil && dict[companion] == nil {
             if let below, !targetKnown || context.project.deploymentTarget >= below { continue }
             let why = below.map { " (\(context.project.deploymentTargetBecause): \(context.project.deploymentTarget), below \($0))" } ?? ""
-            context.report(Self.pair, path: subject.path, key: key, message: "\(key) is there but \(companion) is not\(why)")
+            app.report(Self.pair, in: context, key: key, message: "\(app.name(of: key)) is there but \(companion) is not\(why)")
         }
         for key in dict.keys.sorted() {
             let base = key.split(separator: "~").first.map(String.init) ?? key
             guard base.hasSuffix("UsageDescription"), !known.contains(base) else { continue }
             let close = known.filter { EditDistance.isClose(base, $0) }.sorted()
             let hint = close.isEmpty ? "" : "; did you mean \(close.prefix(2).joined(separator: " or "))?"
-            context.report(Self.unknown, path: subject.path, key: key, message: "\(key) is not a purpose-string key iOS reads\(hint)")
+            app.report(Self.unknown, in: context, key: key, message: "\(key) is not a purpose-string key iOS reads\(hint)")
         }
-        checkEntitlements(dict, subject: subject, context: context)
+        checkEntitlements(app, context: context)
     }
 
-    func checkEntitlements(_ dict: [String: PlistValue], subject: Subject, context: EvaluationContext) {
+    func checkEntitlements(_ app: AppInfoPlist, context: EvaluationContext) {
         guard let file = context.project.appSettings?.string("CODE_SIGN_ENTITLEMENTS"), !file.isEmpty, !file.hasPrefix("/"),
             let path = RelativePath.normalize(RelativePath.join(context.project.directory, file)),
             case .success(let (value, _)) = context.plist(path), let entitlements = value.dictionary
         else { return }
-        for (name, keys) in Self.entitlementKeys where entitlements[name] != nil && !keys.contains(where: { dict[$0] != nil }) {
+        for (name, keys) in Self.entitlementKeys where entitlements[name] != nil && !keys.contains(where: { app.dict[$0] != nil }) {
             if case .boolean(false)? = entitlements[name] { continue }
-            context.report(
-                Self.entitlement, path: subject.path,
+            app.report(
+                Self.entitlement, in: context,
                 message: "the app is signed with \(name) (\(file)) but its Info.plist has no \(keys.joined(separator: " or "))",
                 related: [path])
         }
@@ -136,6 +137,15 @@ public struct PurposeStringKeysKind: RuleKind {
                     "App/Info.plist": ExampleTrees.plist(key("NSHealthShareUsageDescription")),
                     "App/App.entitlements": ExampleTrees.plist("<key>com.apple.developer.healthkit</key><true/>"),
                 ], passes: rules.map(\.id)),
+            RuleExample(
+                "HealthKit signed, and an Info.plist Xcode generates whole with always-and-when-in-use location only",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings:
+                            "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; CODE_SIGN_ENTITLEMENTS = App/App.entitlements; INFOPLIST_KEY_NSLocationAlwaysAndWhenInUseUsageDescription = \"Shows nearby stops.\";"
+                    ),
+                    "App/App.entitlements": ExampleTrees.plist("<key>com.apple.developer.healthkit</key><true/>"),
+                ], triggers: ["plist.usage-description-entitlement", "plist.usage-description-pair"]),
         ]
     }()
 }

@@ -11,7 +11,7 @@ import SystemCalls
 public struct SceneLifecycleKind: RuleKind {
     public static let name = "scene-lifecycle"
     public static let summary = "Checks that the app adopts the UIScene life cycle the iOS 27 SDK requires (TN3187)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
     public static let manifestMissing = RuleInfo(
         id: "plist.scene-manifest-missing", severity: .warning,
@@ -35,24 +35,26 @@ public struct SceneLifecycleKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
-        guard context.project.infoPlist == subject.path, let dict = context.effectiveInfoPlist(subject.path), dict["NSExtension"] == nil,
-            dict["WKApplication"] == nil, dict["WKWatchKitApp"] == nil
+        // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
+        guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil, app.dict["WKApplication"] == nil,
+            app.dict["WKWatchKitApp"] == nil
         else { return }
+        let dict = app.dict
         let sources = Self.appSources(context)
         guard let manifest = dict["UIApplicationSceneManifest"] else {
             // A generated Info.plist whose settings were not all read may generate one.
             guard !(context.project.infoPlistGenerated && context.project.buildSettingsIncomplete) else { return }
             guard !sources.isEmpty else {
                 context.report(
-                    EngineRules.notChecked, path: subject.path, line: 1,
+                    EngineRules.notChecked, path: app.path, line: app.generatedOnly ? app.line : 1,
                     message:
                         "the app has no UIApplicationSceneManifest, and its sources are not in the tree: whether it is a SwiftUI app (exempt) cannot be told, so plist.scene-manifest-missing was not judged"
                 )
                 return
             }
             if sources.contains(where: { Self.declarations(of: $0, context).swiftUIApp }) { return }
-            context.report(
-                Self.manifestMissing, path: subject.path,
+            app.report(
+                Self.manifestMissing, in: context,
                 message:
                     "the app has no UIApplicationSceneManifest and is no SwiftUI app: built with the iOS 27 SDK (required for uploads from April 2027) it does not launch (TN3187)"
             )
@@ -72,8 +74,8 @@ public struct SceneLifecycleKind: RuleKind {
                 if let storyboard = configuration["UISceneStoryboardFile"]?.string, !storyboard.isEmpty, !storyboard.contains("$("),
                     !storyboards.contains(storyboard), !storyboards.contains(LaunchScreenKind.baseName(storyboard))
                 {
-                    context.report(
-                        Self.configInvalid, path: subject.path, key: "UIApplicationSceneManifest",
+                    app.report(
+                        Self.configInvalid, in: context, key: "UIApplicationSceneManifest",
                         message: "the scene configuration \(name) names the storyboard \"\(storyboard)\", which the app does not have")
                 }
                 // Only a name qualified by the app's module is the app's own: an unqualified one may
@@ -82,8 +84,8 @@ public struct SceneLifecycleKind: RuleKind {
                     let bare = Self.ownClassName(delegate, module: context.project.targetName)
                 {
                     if !classes.contains(bare) {
-                        context.report(
-                            Self.configInvalid, path: subject.path, key: "UIApplicationSceneManifest",
+                        app.report(
+                            Self.configInvalid, in: context, key: "UIApplicationSceneManifest",
                             message:
                                 "the scene configuration \(name) names the delegate class \"\(delegate)\", which none of the app's sources declares"
                         )
@@ -198,6 +200,21 @@ public struct SceneLifecycleKind: RuleKind {
                             "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; INFOPLIST_KEY_UIApplicationSceneManifest_Generation = YES;"
                     ), "App/Info.plist": ExampleTrees.plist("<key>CFBundleName</key><string>A</string>"),
                 ], passes: ["plist.scene-manifest-missing"]),
+            RuleExample(
+                "an app whose Info.plist Xcode generates whole, with UIApplicationSceneManifest_Generation",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings:
+                            "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; INFOPLIST_KEY_UIApplicationSceneManifest_Generation = YES;"
+                    )
+                ], passes: rules.map(\.id)),
+            RuleExample(
+                "an app whose Info.plist Xcode generates whole, without a scene manifest, whose sources are not in the tree: said",
+                files: [
+                    "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                        buildSettings: "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; ")
+                ],
+                triggers: ["project.not-checked"], passes: ["plist.scene-manifest-missing"]),
             RuleExample(
                 "an app whose sources are not in the tree is said, not judged",
                 files: [

@@ -18,15 +18,27 @@ public struct UsageDescriptionsKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
-        guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }
+        // Any Info.plist as its target ships it (INFOPLIST_KEY_… included). An Info.plist Xcode
+        // generates whole has no subject here: a purpose-string setting that is empty or blank
+        // generates no key (build settings are read trimmed), so it cannot be empty.
+        let app = AppInfoPlist.of(subject, in: context)
+        guard let dict = app?.dict ?? context.effectiveInfoPlist(subject.path) else { return }
         for key in dict.keys.sorted() where Self.isPurposeKey(key) {
             let value = dict[key]!
-            guard let text = value.string else {
-                context.report(Self.empty, path: subject.path, message: "\(key) is not a string")
-                continue
+            let name = app?.name(of: key) ?? key
+            var message: String?
+            if let text = value.string {
+                if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    message = "\(name) is \(text.isEmpty ? "empty" : "blank")"
+                }
+            } else {
+                message = "\(name) is not a string"
             }
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                context.report(Self.empty, path: subject.path, message: "\(key) is \(text.isEmpty ? "empty" : "blank")")
+            guard let message else { continue }
+            if let app {
+                app.report(Self.empty, in: context, key: key, message: message)
+            } else {
+                context.report(Self.empty, path: subject.path, key: key, message: message)
             }
         }
     }
@@ -52,5 +64,14 @@ public struct UsageDescriptionsKind: RuleKind {
             "a blank microphone purpose string",
             files: ["App/Info.plist": ExampleTrees.plist("<key>NSMicrophoneUsageDescription</key><string>   </string>")],
             triggers: ["plist.usage-description-empty"]),
+        RuleExample(
+            "an empty purpose-string setting generates no key (and the file has none)",
+            files: [
+                "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(
+                    buildSettings:
+                        "SDKROOT = iphoneos; GENERATE_INFOPLIST_FILE = YES; IPHONEOS_DEPLOYMENT_TARGET = 17.0; INFOPLIST_KEY_NSCameraUsageDescription = \"\";"
+                )
+            ],
+            passes: ["plist.usage-description-empty"]),
     ]
 }
