@@ -40,6 +40,7 @@ public enum BuiltinKinds {
         PrivacyBundlingKind.self,
         PrivacySourcesKind.self,
         IconComposerTargetKind.self,
+        EntitlementsKind.self,
         ExecKind.self,
     ]
 
