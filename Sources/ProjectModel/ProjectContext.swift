@@ -264,7 +264,8 @@ public struct OtherTarget: Sendable, Hashable {
     public var judgedPart: String {
         let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
         if productType == ResolvedTarget.appClipType {
-            return "not checked: reswatch judges the full app, not yet the App Clip it embeds (its Info.plist, icons and resources)"
+            return
+                "only its bundle identifier and entitlements are checked (bundle.id-prefix, entitlements.*): reswatch judges the full app, not yet the App Clip it embeds (its Info.plist, icons and resources)"
         }
         if productType.isEmpty {
             return "not read (the project's description makes it in a way reswatch does not evaluate): nothing of it is judged"
@@ -272,10 +273,13 @@ public struct OtherTarget: Sendable, Hashable {
         switch platform {
         case .watchOS where isApp && !productType.hasSuffix("container"):
             return
-                "only its app icon set is checked (icon.watch-marketing-missing, icon.watch-alpha, icon.size-mismatch); its Info.plist and other resources are not"
+                "only its app icon set (icon.watch-marketing-missing, icon.watch-alpha, icon.size-mismatch), bundle identifier (bundle.id-prefix) and entitlements (entitlements.*) are checked; its Info.plist and other resources are not"
         case .tvOS where isApp:
             return
                 "only its App Icon & Top Shelf brand assets are checked (tv.appstore-icon, tv.size-mismatch); its Info.plist and other resources are not"
+        case .watchOS where productType.contains("extension"):
+            return
+                "only its bundle identifier (bundle.id-prefix) and entitlements (entitlements.*) are checked; its Info.plist and resources are not"
         default:
             return "not checked; reswatch validates iOS apps and their extensions, watch app icons and tvOS brand assets"
         }

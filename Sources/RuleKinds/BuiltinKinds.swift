@@ -41,6 +41,8 @@ public enum BuiltinKinds {
         PrivacySourcesKind.self,
         IconComposerTargetKind.self,
         EntitlementsKind.self,
+        BundleIdentifiersKind.self,
+        ExtensionPlistKind.self,
         ExecKind.self,
     ]
 

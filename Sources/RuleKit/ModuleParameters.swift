@@ -105,6 +105,20 @@ public struct ModuleParameters: @unchecked Sendable {
         return out
     }
 
+    /// A mapping of strings to strings (`name: value` lines).
+    public func stringMap(_ key: String) throws(ModuleError) -> [String: String]? {
+        guard let v = value(key) else { return nil }
+        guard let mapping = v.mapping else { throw error("\(key): expected a mapping of names to strings", at: v) }
+        var out: [String: String] = [:]
+        for (name, item) in mapping {
+            guard let n = name.scalar?.string, let s = item.scalar?.string else {
+                throw error("\(key): expected a mapping of names to strings", at: item)
+            }
+            out[n] = s
+        }
+        return out
+    }
+
     /// A list of mappings, each as parameters of its own.
     public func list(_ key: String) throws(ModuleError) -> [ModuleParameters]? {
         guard let v = value(key) else { return nil }

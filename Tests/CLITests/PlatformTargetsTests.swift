@@ -54,7 +54,7 @@ import Testing
         #expect(found.contains("icon.watch-alpha \(watch)/l.png"), "\(found)")
         #expect(found.contains("tv.appstore-icon \(brand)/Contents.json"), "\(found)")
         let said = diagnostics.filter { $0["rule"] as? String == "project.not-checked" }.compactMap { $0["message"] as? String }
-        #expect(said.contains { $0.hasPrefix("Watch (watchOS application): only its app icon set is checked") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("Watch (watchOS application): only its app icon set (") }, "\(said)")
         #expect(said.contains { $0.hasPrefix("TV (tvOS application): only its App Icon & Top Shelf brand assets are checked") }, "\(said)")
         #expect(result.status == 1)
     }

@@ -200,6 +200,10 @@ extension EntitlementsKind {
                 "remote notifications without aps-environment", files: app("<key>com.apple.security.application-groups</key><array/>"),
                 triggers: ["entitlements.aps-missing"]),
             RuleExample(
+                "CODE_SIGN_ENTITLEMENTS naming a file that is not in the tree is said, not judged",
+                files: ["App.xcodeproj/project.pbxproj": project, "App/Info.plist": push], triggers: ["project.not-checked"],
+                passes: rules.map(\.id)),
+            RuleExample(
                 "an entitlements file no target names is no target's",
                 files: [
                     "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(

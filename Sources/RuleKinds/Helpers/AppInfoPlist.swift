@@ -65,25 +65,8 @@ struct AppInfoPlist {
         let target = context.project.targetName ?? "the app"
         let setting = key.map { name(of: $0) }.flatMap { $0.hasPrefix("INFOPLIST_KEY_") ? $0 : nil }
         return context.report(
-            rule, severity: severity, path: path, line: setting.flatMap { settingLine($0, in: context) } ?? line,
+            rule, severity: severity, path: path, line: setting.flatMap { SettingLine.find($0, in: path, context: context) } ?? line,
             message: "\(message) (the Info.plist Xcode generates for \(target): GENERATE_INFOPLIST_FILE, no INFOPLIST_FILE)",
             related: related, follows: cause)
-    }
-
-    /// The first line of the settings file that sets `setting` (`NAME = …` in a pbxproj or an
-    /// `.xcconfig`, `NAME: …` in `project.yml`), or nil.
-    private func settingLine(_ setting: String, in context: EvaluationContext) -> Int? {
-        guard case .success(let bytes) = context.read(path) else { return nil }
-        var number = 0
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            let text = line.drop { $0 == " " || $0 == "\t" || $0 == "\"" }
-            if text.hasPrefix(setting + " =") || text.hasPrefix(setting + "\" =") || text.hasPrefix(setting + ":")
-                || text.hasPrefix(setting + "\":")
-            {
-                return number
-            }
-        }
-        return nil
     }
 }

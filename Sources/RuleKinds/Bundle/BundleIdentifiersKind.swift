@@ -1,0 +1,148 @@
+import Findings
+import ProjectModel
+import RuleKit
+import SystemCalls
+
+/// `bundle.id-prefix`, `bundle.id-collision`: the bundle identifiers of what the app embeds
+/// (extensions, the watch app and its extensions, the App Clip), as their targets resolve
+/// `PRODUCT_BUNDLE_IDENTIFIER` in the configuration that ships (requirements-2026.md 3.4, 3.5,
+/// VERIFIED). An identifier that is not known (an unresolved `$(…)`, a modifier, settings not all
+/// read) is not judged.
+public struct BundleIdentifiersKind: RuleKind {
+    public static let name = "bundle-identifiers"
+    public static let summary =
+        "Checks that each extension, watch app and App Clip has its app's bundle identifier plus one component, and that no two share one (ITMS-90685)."
+    public static let subjects: Set<SubjectKind> = [.project]
+
+    public static let prefix = RuleInfo(
+        id: "bundle.id-prefix", severity: .error,
+        summary:
+            "An extension, watch app or App Clip whose resolved PRODUCT_BUNDLE_IDENTIFIER is not its app's identifier plus one component.",
+        rationale:
+            "App Store Connect: \"Bad bundle identifier. The bundle identifier '…' of the application extension … should start with the application's bundle identifier '…' and not contain more than one period '.' after the application's bundle ID\"; Xcode refuses to embed it (requirements-2026.md 3.4).",
+        fix: "Set the target's PRODUCT_BUNDLE_IDENTIFIER to the app's identifier, a period, and one word (com.example.app.widget).")
+    public static let collision = RuleInfo(
+        id: "bundle.id-collision", severity: .error, code: "ITMS-90685",
+        summary: "Two bundles the app embeds (or the app and one of them) resolve to the same PRODUCT_BUNDLE_IDENTIFIER.",
+        rationale:
+            "App Store Connect: \"CFBundleIdentifier Collision. There is more than one bundle with the CFBundleIdentifier value '…' under the iOS application '…'\" (ITMS-90685; requirements-2026.md 3.5).",
+        fix: "Give each embedded target an identifier of its own (the app's plus a distinct component).")
+    public static let rules = [prefix, collision]
+
+    public init(parameters: ModuleParameters) {}
+
+    /// A target and the identifier it resolves to (nil: not known).
+    struct Identified {
+        let name: String
+        let kind: String
+        let id: String?
+        let settings: ResolvedBuildSettings?
+        let isParent: Bool
+        let isEmbedded: Bool
+    }
+
+    static let embeddedTypes = [
+        "com.apple.product-type.app-extension", "com.apple.product-type.extensionkit-extension", ResolvedTarget.appClipType,
+        "com.apple.product-type.application.watchapp2", "com.apple.product-type.watchkit2-extension",
+    ]
+
+    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+        let project = context.project
+        guard subject.path == project.directory, project.noAppReason == nil, let app = project.targetName,
+            let appID = Self.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
+        else { return }
+        var targets = [Identified(name: app, kind: "app", id: appID, settings: project.appSettings, isParent: true, isEmbedded: false)]
+        for target in project.otherTargets where [.iOS, .watchOS, .unknown].contains(target.platform) {
+            let embedded = Self.embeddedTypes.contains(target.productType)
+            let parent =
+                target.productType.hasPrefix("com.apple.product-type.application") && target.productType != ResolvedTarget.appClipType
+            guard embedded || parent, target.settings != nil else { continue }
+            targets.append(
+                Identified(
+                    name: target.name, kind: target.kind, id: Self.identifier(target.settings, incomplete: target.settingsIncomplete),
+                    settings: target.settings, isParent: parent || target.productType.contains("watchapp2"), isEmbedded: embedded))
+        }
+        let parents = targets.filter(\.isParent).compactMap(\.id)
+        let parentNames = Dictionary(targets.filter(\.isParent).compactMap { t in t.id.map { ($0, t.name) } }) { a, _ in a }
+        for target in targets where target.isEmbedded {
+            guard let id = target.id else { continue }
+            let fits = parents.contains { parent in
+                id.hasPrefix(parent + ".") && !id.dropFirst(parent.count + 1).isEmpty && !id.dropFirst(parent.count + 1).contains(".")
+            }
+            guard !fits else { continue }
+            let (path, line) = place(target, context)
+            // The parent it was meant for: the longest identifier it starts with, else the app.
+            let parent = parents.filter { id.hasPrefix($0 + ".") }.max { $0.count < $1.count } ?? appID
+            context.report(
+                Self.prefix, path: path, line: line,
+                message:
+                    "\(target.name) (\(target.kind)): PRODUCT_BUNDLE_IDENTIFIER is \(id), which is not \(parentNames[parent] ?? app)'s identifier \(parent) plus one component"
+            )
+        }
+        // Collisions among what one app embeds: judged when the project builds one iOS app (with
+        // two, which embeds which is not known here).
+        guard project.appTargets.count <= 1 else { return }
+        var seen: [String: Identified] = [appID: targets[0]]
+        for target in targets where target.isEmbedded {
+            guard let id = target.id else { continue }
+            if let first = seen[id] {
+                let (path, line) = place(target, context)
+                context.report(
+                    Self.collision, path: path, line: line,
+                    message:
+                        "\(target.name) (\(target.kind)) and \(first.name) both have the bundle identifier \(id) (PRODUCT_BUNDLE_IDENTIFIER)"
+                )
+            } else {
+                seen[id] = target
+            }
+        }
+    }
+
+    /// A resolved identifier, or nil when it cannot be known.
+    /// With every .xcconfig of the target read, a `$(VAR)` nothing defines is empty, as
+    /// xcodebuild expands it (`${BUNDLE_ID_SUFFIX}` of a configuration that sets none); with one
+    /// not read, it is not known.
+    static func identifier(_ settings: ResolvedBuildSettings?, incomplete: Bool) -> String? {
+        guard let settings, settings.values["PRODUCT_BUNDLE_IDENTIFIER"] != nil else { return nil }
+        let resolved =
+            incomplete ? settings.string("PRODUCT_BUNDLE_IDENTIFIER") : settings.stringUndefinedAsEmpty("PRODUCT_BUNDLE_IDENTIFIER")
+        guard let value = resolved, !value.isEmpty, !value.contains("$"), !value.contains(" ") else { return nil }
+        return value
+    }
+
+    /// Where the target's PRODUCT_BUNDLE_IDENTIFIER is written: its file and line.
+    func place(_ target: Identified, _ context: EvaluationContext) -> (String, Int?) {
+        guard let value = target.settings?.values["PRODUCT_BUNDLE_IDENTIFIER"], value.origin != .xcodeDefault else {
+            return (context.project.directory, nil)
+        }
+        let line =
+            value.origin.line ?? SettingLine.find("PRODUCT_BUNDLE_IDENTIFIER", value: value.raw, in: value.origin.file, context: context)
+        return (value.origin.file, line)
+    }
+}
+
+extension BundleIdentifiersKind {
+    public static let examples: [RuleExample] = {
+        let app = { (appID: String, shareID: String) -> [String: ExampleFile] in
+            BundleKeysKind.app(
+                extensionKeys: BundleKeysKind.goodKeys, appExtra: "PRODUCT_BUNDLE_IDENTIFIER = \(appID);",
+                extensionExtra: "PRODUCT_BUNDLE_IDENTIFIER = \(shareID);")
+        }
+        return [
+            RuleExample(
+                "the app's identifier plus one component", files: app("com.example.app", "com.example.app.share"), passes: rules.map(\.id)),
+            RuleExample(
+                "an extension with two components after the app's", files: app("com.example.app", "com.example.app.share.ui"),
+                triggers: ["bundle.id-prefix"]),
+            RuleExample(
+                "an extension outside the app's identifier", files: app("com.example.app", "com.example.share"),
+                triggers: ["bundle.id-prefix"]),
+            RuleExample(
+                "an extension with the app's own identifier", files: app("com.example.app", "com.example.app"),
+                triggers: ["bundle.id-prefix", "bundle.id-collision"]),
+            RuleExample(
+                "an identifier from a setting no file read defines is not judged",
+                files: app("com.example.app", "\"$(SHARE_BUNDLE_ID)\""), passes: rules.map(\.id)),
+        ]
+    }()
+}
