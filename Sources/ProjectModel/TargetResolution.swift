@@ -69,28 +69,41 @@ public enum TargetResolver {
         let schemes = SchemeReader.archiveConfigurations(project, files: files)
         return project.targets.map { target in
             let (configName, reason) = shippingConfiguration(target, project: project, schemes: schemes)
-            let (settings, problems) = Self.settings(of: target, in: project, configuration: configName, files: files)
+            var (settings, problems) = Self.settings(of: target, in: project, configuration: configName, files: files)
+            // A target of another platform builds with its own SDK: its `[sdk=watchos*]` settings
+            // (EXCLUDED_ARCHS, the icon set) are the ones that ship.
+            let platform = platform(of: target, settings: settings)
+            if let sdk = Self.sdkNames[platform] {
+                (settings, problems) = Self.settings(of: target, in: project, configuration: configName, files: files, sdk: sdk)
+            }
             // The app icon sets every configuration uses (an archive ships one; Debug, Beta … others).
             var iconNames: [String: [String]] = [:]
             for configuration in target.configurations {
                 let s =
                     configuration.name == configName
-                    ? settings : Self.settings(of: target, in: project, configuration: configuration.name, files: files).0
+                    ? settings
+                    : Self.settings(
+                        of: target, in: project, configuration: configuration.name, files: files, sdk: Self.sdkNames[platform] ?? "iphoneos"
+                    ).0
                 var names = s.string("ASSETCATALOG_COMPILER_APPICON_NAME").map { [$0] } ?? []
                 names += s.string("ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES")?.split(separator: " ").map(String.init) ?? []
                 iconNames[configuration.name] = names.filter { !$0.isEmpty }
             }
             return ResolvedTarget(
                 id: target.id, name: target.name, productType: target.productType, configuration: configName,
-                configurationReason: reason, settings: settings, platform: platform(of: target, settings: settings), problems: problems,
+                configurationReason: reason, settings: settings, platform: platform, problems: problems,
                 iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons, sources: target.sources,
                 isAggregate: target.isAggregate, localPackages: target.localPackages)
         }
     }
 
     /// The target's settings in one configuration, and the problems met reading its xcconfigs.
+    /// The SDK a target of another platform than iOS builds with, for its conditional settings.
+    static let sdkNames: [ResolvedTarget.Platform: String] = [.watchOS: "watchos", .tvOS: "appletvos", .visionOS: "xros", .macOS: "macosx"]
+
     static func settings(
-        of target: XcodeProject.Target, in project: XcodeProject, configuration configName: String, files: some ProjectFileAccess
+        of target: XcodeProject.Target, in project: XcodeProject, configuration configName: String, files: some ProjectFileAccess,
+        sdk: String = "iphoneos"
     ) -> (ResolvedBuildSettings, [XcconfigProblem]) {
         do {
             var levels: [[SettingAssignment]] = []
@@ -135,9 +148,9 @@ public enum TargetResolver {
             add(target.configuration(named: configName))
             let builtins = [
                 "TARGET_NAME": target.name, "PROJECT_NAME": project.name, "CONFIGURATION": configName, "SRCROOT": ".",
-                "PROJECT_DIR": ".", "SOURCE_ROOT": ".", "PLATFORM_NAME": "iphoneos", "EFFECTIVE_PLATFORM_NAME": "-iphoneos",
+                "PROJECT_DIR": ".", "SOURCE_ROOT": ".", "PLATFORM_NAME": sdk, "EFFECTIVE_PLATFORM_NAME": "-\(sdk)",
             ]
-            let settings = ResolvedBuildSettings(levels: levels, builtins: builtins, configuration: configName)
+            let settings = ResolvedBuildSettings(levels: levels, builtins: builtins, sdk: sdk, configuration: configName)
             var seen = Set<XcconfigProblem>()
             problems = problems.filter { seen.insert($0).inserted }
             return (settings, problems)

@@ -34,7 +34,7 @@ package enum Repairer {
         IconNameKeyRepair.self, FilenameCaseRepair.self, UnassignedFileRepair.self, JPEGNamedPNGRepair.self,
         PrivacyCategoryRepair.self, OrientationsAdvice.self, StoryboardExtensionRepair.self, StoreIconAlphaRepair.self,
         PNGReencodeRepair.self, IconSizeRepair.self, ExtensionDisplayNameRepair.self, InfoPlistStringsCaseRepair.self,
-        ExtensionVersionRepair.self,
+        ExtensionVersionRepair.self, ExtensionObsoleteKeysRepair.self,
     ]
 
     /// The repairs of rules that need the project's targets, by rule (`RepairKind.needsProject`).

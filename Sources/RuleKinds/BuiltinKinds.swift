@@ -35,6 +35,7 @@ public enum BuiltinKinds {
         LocalizedImageSizeKind.self,
         StrayIconTemplateKind.self,
         TVBrandAssetsKind.self,
+        TVImageStackKind.self,
         IconComposerBundleKind.self,
         PrivacyManifestKind.self,
         PrivacyBundlingKind.self,
@@ -43,6 +44,7 @@ public enum BuiltinKinds {
         EntitlementsKind.self,
         BundleIdentifiersKind.self,
         ExtensionPlistKind.self,
+        WatchTargetsKind.self,
         ExecKind.self,
     ]
 

@@ -65,4 +65,42 @@ enum PlistText {
         guard NSDictionary(dictionary: before).isEqual(to: after) else { return nil }
         return new
     }
+
+    /// The file without the one `<key>KEY</key>` and the scalar value after it (its whole lines
+    /// when they hold nothing else); nil when the key is not written once with a scalar value, or
+    /// the result parses as anything but `expected`.
+    static func removingKey(_ key: String, in bytes: [UInt8], expected: [String: Any]) -> [UInt8]? {
+        let tag = "<key>\(key)</key>"
+        guard let at = TextLayout.offset(of: tag, in: bytes), TextLayout.offset(of: tag, in: bytes, from: at + 1) == nil else { return nil }
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        var i = at + tag.utf8.count
+        while i < bytes.count, blank.contains(bytes[i]) { i += 1 }
+        var end: Int?
+        for (open, close) in [
+            ("<string>", "</string>"), ("<integer>", "</integer>"), ("<real>", "</real>"), ("<true/>", ""), ("<false/>", ""),
+        ] {
+            let o = Array(open.utf8)
+            guard bytes.count >= i + o.count, bytes[i..<(i + o.count)].elementsEqual(o) else { continue }
+            if close.isEmpty {
+                end = i + o.count
+            } else if let c = TextLayout.offset(of: close, in: bytes, from: i + o.count) {
+                end = c + close.utf8.count
+            }
+            break
+        }
+        guard var stop = end else { return nil }
+        var start = at
+        // Whole lines when the key starts its line and the value ends its own.
+        var lineStart = start
+        while lineStart > 0, bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09 { lineStart -= 1 }
+        var lineEnd = stop
+        while lineEnd < bytes.count, bytes[lineEnd] == 0x20 || bytes[lineEnd] == 0x09 || bytes[lineEnd] == 0x0D { lineEnd += 1 }
+        if (lineStart == 0 || bytes[lineStart - 1] == 0x0A), lineEnd < bytes.count, bytes[lineEnd] == 0x0A {
+            start = lineStart
+            stop = lineEnd + 1
+        }
+        let new = TextEdit.apply([TextEdit(start: start, end: stop, newText: "")], to: bytes)
+        guard let parsed = parse(new), NSDictionary(dictionary: parsed).isEqual(to: expected) else { return nil }
+        return new
+    }
 }

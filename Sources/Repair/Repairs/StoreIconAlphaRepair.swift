@@ -1,12 +1,13 @@
 import Findings
 import ImageFacts
 
-/// `icon.marketing-alpha` (ITMS-90717) and `icon.watch-alpha` (ITMS-90396): an icon with an
-/// alpha channel and no transparent pixel loses the channel, every pixel's colour unchanged. One
+/// `icon.marketing-alpha` (ITMS-90717), `icon.watch-alpha` (ITMS-90396) and
+/// `tv.brandassets-alpha` (ITMS-90497, a Top Shelf image or an icon stack's back layer): an image
+/// with an alpha channel and no transparent pixel loses the channel, every pixel's colour unchanged. One
 /// with transparent pixels would look different flattened: it is left, unless `--background`
 /// names the colour to lay it over.
 enum StoreIconAlphaRepair: RepairKind {
-    static let rules: Set<String> = ["icon.marketing-alpha", "icon.watch-alpha"]
+    static let rules: Set<String> = ["icon.marketing-alpha", "icon.watch-alpha", "tv.brandassets-alpha"]
 
     static func repair(_ finding: Diagnostic, in context: RepairContext) -> RepairOutcome {
         guard let bytes = context.read(finding.path) else { return .leave("\(finding.path) cannot be read as a regular file") }

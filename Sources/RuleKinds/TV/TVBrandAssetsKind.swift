@@ -33,10 +33,10 @@ public struct TVBrandAssetsKind: RuleKind {
     public init(parameters: ModuleParameters) {}
 
     public func evaluate(_ subject: Subject, in context: EvaluationContext) {
-        for brand in brandAssets(in: subject.path, depth: 0, context: context) { check(brand, in: context) }
+        for brand in Self.brandAssets(in: subject.path, depth: 0, context: context) { check(brand, in: context) }
     }
 
-    func brandAssets(in folder: String, depth: Int, context: EvaluationContext) -> [String] {
+    static func brandAssets(in folder: String, depth: Int, context: EvaluationContext) -> [String] {
         guard depth < Self.maximumDepth, case .success(let entries) = context.list(folder) else { return [] }
         var out: [String] = []
         for entry in entries.sorted(by: { $0.name < $1.name }) where entry.isDirectory {
@@ -44,7 +44,7 @@ public struct TVBrandAssetsKind: RuleKind {
             if entry.name.hasSuffix(".brandassets") {
                 out.append(path)
             } else if !entry.name.contains(".") {
-                out += brandAssets(in: path, depth: depth + 1, context: context)  // a group folder
+                out += Self.brandAssets(in: path, depth: depth + 1, context: context)  // a group folder
             }
         }
         return out
@@ -72,7 +72,7 @@ public struct TVBrandAssetsKind: RuleKind {
         let name = RelativePath.name(brand)
         let appStore = assets.first { $0.idiom == "tv" && $0.role == "primary-app-icon" && $0.size.map { $0 == (1280, 768) } == true }
         if let appStore, let stack = appStore.filename {
-            let layers = layerImages(RelativePath.join(brand, stack), in: context)
+            let layers = Self.layerImages(RelativePath.join(brand, stack), in: context)
             if layers.isEmpty {
                 context.report(
                     Self.appStoreIcon, path: contentsPath, line: appStore.line,
@@ -90,7 +90,7 @@ public struct TVBrandAssetsKind: RuleKind {
             let path = RelativePath.join(brand, file)
             // The App Store icon is given in pixels; the others in points (@1x and @2x images).
             let inPixels = size == (1280, 768)
-            let images = file.hasSuffix(".imagestack") ? layerImages(path, in: context) : setImages(path, in: context)
+            let images = file.hasSuffix(".imagestack") ? Self.layerImages(path, in: context) : Self.setImages(path, in: context)
             for (image, scale) in images {
                 let factor = inPixels ? 1 : scale
                 guard case .success(let facts) = context.image(image), let header = facts.header else { continue }
@@ -107,7 +107,7 @@ public struct TVBrandAssetsKind: RuleKind {
     }
 
     /// The images (that exist) of an image set, with their scale.
-    func setImages(_ set: String, in context: EvaluationContext) -> [(String, Int)] {
+    static func setImages(_ set: String, in context: EvaluationContext) -> [(String, Int)] {
         guard case .success(let contents)? = context.assetContents(RelativePath.join(set, "Contents.json")) else { return [] }
         return contents.images.compactMap { e in
             guard let f = e.filename, let scale = e.scaleFactor else { return nil }
@@ -117,10 +117,10 @@ public struct TVBrandAssetsKind: RuleKind {
     }
 
     /// The images of every layer of an image stack (`X.imagestacklayer/Content.imageset`).
-    func layerImages(_ stack: String, in context: EvaluationContext) -> [(String, Int)] {
+    static func layerImages(_ stack: String, in context: EvaluationContext) -> [(String, Int)] {
         guard case .success(let entries) = context.list(stack) else { return [] }
         return entries.filter { $0.isDirectory && $0.name.hasSuffix(".imagestacklayer") }.sorted { $0.name < $1.name }.flatMap { layer in
-            setImages(RelativePath.join(RelativePath.join(stack, layer.name), "Content.imageset"), in: context)
+            Self.setImages(RelativePath.join(RelativePath.join(stack, layer.name), "Content.imageset"), in: context)
         }
     }
 }
