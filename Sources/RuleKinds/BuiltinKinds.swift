@@ -45,6 +45,7 @@ public enum BuiltinKinds {
         BundleIdentifiersKind.self,
         ExtensionPlistKind.self,
         WatchTargetsKind.self,
+        FrameworkBundleKind.self,
         ExecKind.self,
     ]
 
