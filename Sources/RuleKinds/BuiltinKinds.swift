@@ -40,6 +40,8 @@ public enum BuiltinKinds {
         PrivacyManifestKind.self,
         PrivacyBundlingKind.self,
         PrivacySourcesKind.self,
+        SDKSignatureKind.self,
+        SDKVersionsKind.self,
         IconComposerTargetKind.self,
         EntitlementsKind.self,
         BundleIdentifiersKind.self,
