@@ -265,7 +265,7 @@ public struct OtherTarget: Sendable, Hashable {
         let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
         if productType == ResolvedTarget.appClipType {
             return
-                "only its bundle identifier and entitlements are checked (bundle.id-prefix, entitlements.*): reswatch judges the full app, not yet the App Clip it embeds (its Info.plist, icons and resources)"
+                "only its bundle identifier and entitlements are checked (bundle.id-prefix, entitlements.*, appclip.parent-entitlement): reswatch judges the full app, not yet the App Clip it embeds (its Info.plist, icons and resources)"
         }
         if productType.isEmpty {
             return "not read (the project's description makes it in a way reswatch does not evaluate): nothing of it is judged"

@@ -48,6 +48,7 @@ public enum BuiltinKinds {
         ExtensionPlistKind.self,
         WatchTargetsKind.self,
         FrameworkBundleKind.self,
+        AppClipKind.self,
         ExecKind.self,
     ]
 
