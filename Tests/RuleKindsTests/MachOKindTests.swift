@@ -18,10 +18,12 @@ import Testing
     }
 
     @Test func libraryKinds() {
-        #expect(MachOKind.of(Self.header(filetype: 6)) == .dynamic)
+        #expect(MachOKind.of(Self.header(filetype: 6)) == .dynamic(minimumIOS: nil))
         #expect(MachOKind.of(Self.header(filetype: 1)) == .staticLibrary)
         #expect(MachOKind.of(Array("!<arch>\nfoo.o/          ".utf8)) == .staticLibrary)
-        #expect(MachOKind.of(Self.fat(Self.header(filetype: 6))) == .dynamic)
+        #expect(MachOKind.of(Self.fat(Self.header(filetype: 6))) == .dynamic(minimumIOS: nil))
+        #expect(MachOKind.of(MachOKind.example(minimumIOS: (17, 2))) == .dynamic(minimumIOS: "17.2"))
+        #expect(MachOKind.of(Self.fat(MachOKind.example(minimumIOS: (13, 0)))) == .dynamic(minimumIOS: "13.0"))
         #expect(MachOKind.of(Self.fat(Array("!<arch>\n".utf8) + Array(repeating: 0x20, count: 60))) == .staticLibrary)
         if case .unknown = MachOKind.of(Self.header(filetype: 2)) {} else { Issue.record("an executable is no library") }
     }
@@ -39,6 +41,13 @@ import Testing
         for bytes in cases {
             if case .unknown = MachOKind.of(bytes) {} else { Issue.record("\(bytes.prefix(16)) was taken for a library") }
         }
+        // Load commands that lie about their count or size end the search, never read past the end.
+        var lying = MachOKind.example(minimumIOS: (13, 0))
+        lying.replaceSubrange(16..<20, with: [0xFF, 0xFF, 0, 0])  // 65,535 commands
+        lying.replaceSubrange(36..<40, with: [0xFF, 0xFF, 0xFF, 0x7F])  // a command larger than the file
+        _ = MachOKind.of(lying)
+        lying.replaceSubrange(32..<36, with: [0x01, 0, 0, 0])  // not LC_BUILD_VERSION
+        #expect(MachOKind.of(lying) == .dynamic(minimumIOS: nil))
         // Random bytes never crash the reader.
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {

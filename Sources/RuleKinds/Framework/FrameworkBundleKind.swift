@@ -7,7 +7,7 @@ import SystemCalls
 /// of an app's project (a loose `.framework` built for iPhoneOS, or the device slice of an
 /// `.xcframework`), as App Store Connect reads it in `X.app/Frameworks/` (requirements-2026.md
 /// 4.1, 4.2, VERIFIED). Simulator, Mac Catalyst and other platforms' slices ship in no iOS app.
-/// Not yet read: the Mach-O `LC_BUILD_VERSION` minimum the key must equal (said in the docs).
+/// `MinimumOSVersion` must be the minimum the binary's load commands give (`MachOKind`).
 public struct FrameworkBundleKind: RuleKind {
     public static let name = "framework-bundles"
     public static let summary =
@@ -23,7 +23,7 @@ public struct FrameworkBundleKind: RuleKind {
         fix: "Add the versions to the framework's Info.plist (or take a release of it that has them).")
     public static let minimumOS = RuleInfo(
         id: "framework.minimum-os", severity: .error, code: "ITMS-90208",
-        summary: "A prebuilt iOS framework's MinimumOSVersion is missing, empty, or above the app's deployment target.",
+        summary: "A prebuilt iOS framework's MinimumOSVersion is missing, empty, not what its binary was built for (LC_BUILD_VERSION), or above the app's deployment target.",
         rationale:
             "\"ITMS-90208: Invalid Bundle - The bundle … .framework does not support the minimum OS Version specified in the Info.plist\"; a missing key is ITMS-90360, an empty one ITMS-90530 (requirements-2026.md 4.2).",
         fix:
@@ -59,8 +59,9 @@ public struct FrameworkBundleKind: RuleKind {
         // its Info.plist ships nowhere (Firebase's say MinimumOSVersion 100.0 on purpose).
         let base = String(name.dropLast(".framework".count))
         let binary = RelativePath.join(subject.path, plist["CFBundleExecutable"]?.string.flatMap { $0.contains("/") ? nil : $0 } ?? base)
+        let binaryMinimum: String?
         switch context.derived(binary, tag: "macho-kind", compute: { $0.map(MachOKind.of) }) {
-        case .success(.dynamic): break
+        case .success(.dynamic(let minimum)): binaryMinimum = minimum
         case .success(.staticLibrary): return
         case .success(.unknown(let why)):
             context.report(
@@ -96,10 +97,15 @@ public struct FrameworkBundleKind: RuleKind {
             context.report(
                 Self.minimumOS, path: plistPath, key: "MinimumOSVersion", message: "\(name)'s MinimumOSVersion is empty (ITMS-90530)")
         case let text?:
-            guard let version = OSVersion(text), project.sources["deployment-target"] != .defaults, version > project.deploymentTarget
-            else {
+            guard let version = OSVersion(text) else { return }
+            // The key must say what the binary was built for (ITMS-90208: 17.0 in the plist, 13.0 in the binary).
+            if let binaryMinimum, let built = OSVersion(binaryMinimum), built != version {
+                context.report(
+                    Self.minimumOS, path: plistPath, key: "MinimumOSVersion",
+                    message: "\(name)'s MinimumOSVersion is \(text), but its binary was built for iOS \(binaryMinimum) (LC_BUILD_VERSION)")
                 return
             }
+            guard project.sources["deployment-target"] != .defaults, version > project.deploymentTarget else { return }
             context.report(
                 Self.minimumOS, path: plistPath, key: "MinimumOSVersion",
                 message:
@@ -110,9 +116,8 @@ public struct FrameworkBundleKind: RuleKind {
 }
 
 extension FrameworkBundleKind {
-    /// The first bytes of an arm64 Mach-O dynamic library (magic, CPU type, subtype, MH_DYLIB).
-    static let dylib = ExampleFile.bytes(
-        [0xCF, 0xFA, 0xED, 0xFE, 0x0C, 0, 0, 0x01, 0, 0, 0, 0, 0x06, 0, 0, 0] + Array(repeating: 0, count: 16))
+    /// An arm64 Mach-O dynamic library built for iOS 13.0.
+    static let dylib = ExampleFile.bytes(MachOKind.example(minimumIOS: (13, 0)))
     static let archive = ExampleFile.text("!<arch>\n/               0           0     0     0       4         `\n")
 
     static func framework(_ body: String, at path: String = "App/Frameworks/Kit.framework", binary: ExampleFile = dylib) -> [String:
@@ -139,6 +144,10 @@ extension FrameworkBundleKind {
             "a framework that needs iOS 17 in an app for iOS 15",
             files: framework(good.replacingOccurrences(of: "<string>13.0</string>", with: "<string>17.0</string>")),
             triggers: ["framework.minimum-os"], passes: ["framework.version-keys"]),
+        RuleExample(
+            "a MinimumOSVersion that is not what the binary was built for",
+            files: framework(good.replacingOccurrences(of: "<string>13.0</string>", with: "<string>12.0</string>")),
+            triggers: ["framework.minimum-os"]),
         RuleExample(
             "a version with a suffix", files: framework(good.replacingOccurrences(of: "2.1.0", with: "2.1.0-beta")),
             triggers: ["framework.version-keys"]),
