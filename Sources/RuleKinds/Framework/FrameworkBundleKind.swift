@@ -23,7 +23,8 @@ public struct FrameworkBundleKind: RuleKind {
         fix: "Add the versions to the framework's Info.plist (or take a release of it that has them).")
     public static let minimumOS = RuleInfo(
         id: "framework.minimum-os", severity: .error, code: "ITMS-90208",
-        summary: "A prebuilt iOS framework's MinimumOSVersion is missing, empty, not what its binary was built for (LC_BUILD_VERSION), or above the app's deployment target.",
+        summary:
+            "A prebuilt iOS framework's MinimumOSVersion is missing, empty, not what its binary was built for (LC_BUILD_VERSION), or above the app's deployment target.",
         rationale:
             "\"ITMS-90208: Invalid Bundle - The bundle … .framework does not support the minimum OS Version specified in the Info.plist\"; a missing key is ITMS-90360, an empty one ITMS-90530 (requirements-2026.md 4.2).",
         fix:
