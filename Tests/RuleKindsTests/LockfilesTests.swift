@@ -1,3 +1,5 @@
+import RuleKit
+import TestSupport
 import Testing
 
 @testable import RuleKinds
@@ -40,5 +42,22 @@ import Testing
         #expect(Lockfiles.isBelow("5.8.1", "5.9.0") == true && Lockfiles.isBelow("5.10.0", "5.9.0") == false)
         #expect(
             Lockfiles.isBelow("5.9", "5.9.0") == false && Lockfiles.isBelow("5.9.0-beta", "5.9.0") == nil, "a pre-release is not guessed")
+    }
+}
+
+/// A lockfile too large to be one is said, not parsed; the other lockfiles are still read.
+@Suite struct OversizedLockfileTests {
+    @Test func anOversizedPodfileLockIsSaid() throws {
+        let engine = try TempTree([
+            "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(buildSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;"),
+            "App/Info.plist": ExampleTrees.plist("<key>CFBundleName</key><string>App</string>"),
+            "Podfile.lock": .text("PODS:\n" + String(repeating: "  - Pod (1.0)\n", count: 400_000)),
+            "Cartfile.resolved": .text("github \"Alamofire/Alamofire\" \"5.8.0\"\n"),
+        ]).engine()
+        let unreadable = engine.diagnostics.filter { $0.rule == "io.unreadable" && $0.path == "Podfile.lock" }
+        #expect(
+            unreadable.count == 1 && unreadable.first?.message.contains("larger than 4 MiB") == true, "\(engine.diagnostics.map(\.message))"
+        )
+        #expect(engine.diagnostics.contains { $0.rule == "privacy.sdk-version-without-manifest" && $0.path == "Cartfile.resolved" })
     }
 }
