@@ -115,6 +115,18 @@ public struct WatchTargetsKind: RuleKind {
                 Self.plistKeys, path: at, key: "UIDeviceFamily",
                 message: "\(target.name)'s Info.plist has UIDeviceFamily \(families.joined(separator: ", ")): a watch app's is 4")
         }
+        // Xcode writes UIDeviceFamily from TARGETED_DEVICE_FAMILY: an iOS value copied into the
+        // watch target's settings (a shared .xcconfig) ends in the same refusal.
+        if families.isEmpty, let family = settings.values["TARGETED_DEVICE_FAMILY"], family.origin != .xcodeDefault,
+            let value = settings.string("TARGETED_DEVICE_FAMILY"),
+            value.split(whereSeparator: { $0 == "," || $0 == " " }).contains(where: { $0 == "1" || $0 == "2" })
+        {
+            report(
+                Self.plistKeys, setting: "TARGETED_DEVICE_FAMILY", settings, context,
+                message:
+                    "\(target.name): TARGETED_DEVICE_FAMILY is \(value), so its Info.plist gets UIDeviceFamily \(value): a watch app's is 4"
+            )
+        }
         if let minimum = dict["MinimumOSVersion"]?.text, let version = OSVersion(minimum), (12..<26).contains(version.components[0]) {
             context.report(
                 Self.plistKeys, path: at, key: "MinimumOSVersion",
@@ -201,6 +213,10 @@ extension WatchTargetsKind {
                     "<key>CFBundleName</key><string>Watch</string><key>WKCompanionAppBundleIdentifier</key><string>$(PRODUCT_BUNDLE_IDENTIFIER)</string>"
                 )
             ]) { _, b in b }, triggers: ["watch.companion-id"]),
+        RuleExample(
+            "an iOS device family in the watch target's settings",
+            files: watchApp(settings: "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon; TARGETED_DEVICE_FAMILY = \"1,2\";"),
+            triggers: ["watch.plist-keys"]),
         RuleExample("a watch app that names no icon", files: watchApp(settings: ""), triggers: ["watch.icon-missing"]),
         RuleExample("a watch app whose icon set has only iOS icons", files: watchApp(platform: "ios"), triggers: ["watch.icon-missing"]),
         RuleExample(
