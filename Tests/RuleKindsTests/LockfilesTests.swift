@@ -61,3 +61,13 @@ import Testing
         #expect(engine.diagnostics.contains { $0.rule == "privacy.sdk-version-without-manifest" && $0.path == "Cartfile.resolved" })
     }
 }
+
+extension LockfilesTests {
+    /// A hostile Package.resolved of many pins costs one pass: only the wanted pins' lines are looked up.
+    @Test func manyPinsOnlyTheWantedAreLookedUp() {
+        let pins = (0..<9_000).map { "{\"identity\":\"p\($0)\",\"state\":{\"version\":\"1.0\"}}" }.joined(separator: ",\n")
+        let text = "{\"pins\":[\n" + pins + ",\n{\"identity\":\"alamofire\",\"state\":{\"version\":\"5.8.0\"}}]}"
+        let found = Lockfiles.packageResolved(Array(text.utf8), wanted: ["alamofire"])
+        #expect(found == [LockedDependency(name: "alamofire", version: "5.8.0", line: 9_002)])
+    }
+}

@@ -28,8 +28,10 @@ enum Lockfiles {
         return out
     }
 
-    /// Each pin's identity (format 2, 3) or package name (format 1) and version, at the line of its name.
-    static func packageResolved(_ bytes: [UInt8]) -> [LockedDependency] {
+    /// Each pin's identity (format 2, 3) or package name (format 1) and version, at the line of its
+    /// name; only the pins `wanted` names (lowercased) when given, so that a hostile file of many
+    /// pins costs no search of its lines for each.
+    static func packageResolved(_ bytes: [UInt8], wanted: Set<String>? = nil) -> [LockedDependency] {
         guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return [] }
         let pins = (root["pins"] as? [[String: Any]]) ?? ((root["object"] as? [String: Any])?["pins"] as? [[String: Any]]) ?? []
         let text = String(decoding: bytes, as: UTF8.self)
@@ -37,7 +39,7 @@ enum Lockfiles {
         var out: [LockedDependency] = []
         for pin in pins.prefix(10_000) {
             guard let name = (pin["identity"] as? String) ?? (pin["package"] as? String),
-                let version = (pin["state"] as? [String: Any])?["version"] as? String
+                let version = (pin["state"] as? [String: Any])?["version"] as? String, wanted?.contains(name.lowercased()) ?? true
             else { continue }
             let quoted = "\"\(name)\""
             let line = lines.firstIndex { $0.contains(quoted) }.map { $0 + 1 } ?? 1

@@ -85,6 +85,7 @@ public struct SDKVersionsKind: RuleKind {
         if let t = text(pods) { out.append((pods, Lockfiles.podfileLock(t))) }
         let carthage = RelativePath.join(dir, "Cartfile.resolved")
         if let t = text(carthage) { out.append((carthage, Lockfiles.cartfileResolved(t))) }
+        let wanted = Set(rows.flatMap(\.names))
         var resolved = [RelativePath.join(dir, "Package.resolved")]
         if case .success(let entries) = context.list(dir) {
             for e in entries where e.isDirectory && (e.name.hasSuffix(".xcworkspace") || e.name.hasSuffix(".xcodeproj")) {
@@ -94,7 +95,7 @@ public struct SDKVersionsKind: RuleKind {
             }
         }
         for path in resolved {
-            if let b = bytes(path) { out.append((path, Lockfiles.packageResolved(b))) }
+            if let b = bytes(path) { out.append((path, Lockfiles.packageResolved(b, wanted: wanted))) }
         }
         return out
     }
