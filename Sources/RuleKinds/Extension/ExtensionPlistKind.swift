@@ -109,6 +109,17 @@ public struct ExtensionPlistKind: RuleKind {
     func checkScript(_ script: String, target: OtherTarget?, plist: String, context: EvaluationContext) {
         let file = script + ".js"
         if let target, target.resources.contains(where: { RelativePath.name($0) == file }) { return }
+        // A tree without the extension's sources is a part of the project (a resource folder
+        // copied out): a file missing from it may be in the whole one. Said, not judged.
+        let folders = (target?.paths ?? []) + (target?.sources ?? []) + [RelativePath.parent(plist)]
+        guard context.subjects(.source).contains(where: { s in folders.contains { RelativePath.isWithin(s.path, $0) } }) else {
+            context.report(
+                EngineRules.notChecked, path: plist, line: 1,
+                message:
+                    "NSExtensionJavaScriptPreprocessingFile is \(script), and the extension's sources are not in the tree: whether it ships \(file) cannot be told, so it was not checked"
+            )
+            return
+        }
         var budget = 20000
         guard !Self.contains(file, in: context.project.directory, depth: 0, budget: &budget, context: context) else { return }
         guard budget > 0 else { return }  // a project too large to search here: not guessed
@@ -177,13 +188,20 @@ extension ExtensionPlistKind {
                 files: share(
                     point("com.apple.ui-services")
                         + "<key>NSExtensionAttributes</key><dict><key>NSExtensionJavaScriptPreprocessingFile</key><string>Action</string></dict>",
-                    ["Share/Action.js": .text("var Action = function() {};\n")]), passes: rules.map(\.id)),
+                    ["Share/Action.js": .text("var Action = function() {};\n"), "Share/ActionHandler.swift": .text("import UIKit\n")]),
+                passes: rules.map(\.id)),
             RuleExample(
                 "an action extension whose preprocessing script is not there",
                 files: share(
                     point("com.apple.ui-services")
                         + "<key>NSExtensionAttributes</key><dict><key>NSExtensionJavaScriptPreprocessingFile</key><string>Action</string></dict>",
-                    [:]), triggers: ["extension.plist-keys"]),
+                    ["Share/ActionHandler.swift": .text("import UIKit\n")]), triggers: ["extension.plist-keys"]),
+            RuleExample(
+                "an action extension whose sources are not in the tree (a resource folder copied out) is said, not judged",
+                files: share(
+                    point("com.apple.ui-services")
+                        + "<key>NSExtensionAttributes</key><dict><key>NSExtensionJavaScriptPreprocessingFile</key><string>Action</string></dict>",
+                    [:]), triggers: ["project.not-checked"], passes: rules.map(\.id)),
             RuleExample(
                 "a misspelt extension point and one of tvOS",
                 files: share(point("com.apple.widgetkit-extention"), [:]).merging([
