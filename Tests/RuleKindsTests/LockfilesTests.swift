@@ -1,3 +1,4 @@
+import Foundation
 import RuleKit
 import TestSupport
 import Testing
@@ -58,6 +59,20 @@ import Testing
         #expect(
             unreadable.count == 1 && unreadable.first?.message.contains("larger than 4 MiB") == true, "\(engine.diagnostics.map(\.message))"
         )
+        #expect(engine.diagnostics.contains { $0.rule == "privacy.sdk-version-without-manifest" && $0.path == "Cartfile.resolved" })
+    }
+
+    /// A Podfile.lock that is a FIFO is said, never waited on; the Cartfile is still judged.
+    @Test func aLockfileThatCannotBeReadIsSaid() throws {
+        let tree = try TempTree([
+            "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(buildSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;"),
+            "App/Info.plist": ExampleTrees.plist("<key>CFBundleName</key><string>App</string>"),
+            "Cartfile.resolved": .text("github \"Alamofire/Alamofire\" \"5.8.0\"\n"),
+        ])
+        #expect(mkfifo(tree.path + "/Podfile.lock", 0o644) == 0)
+        let engine = tree.engine()
+        #expect(
+            engine.diagnostics.contains { $0.rule == "io.unreadable" && $0.path == "Podfile.lock" }, "\(engine.diagnostics.map(\.message))")
         #expect(engine.diagnostics.contains { $0.rule == "privacy.sdk-version-without-manifest" && $0.path == "Cartfile.resolved" })
     }
 }

@@ -34,9 +34,9 @@ public struct AppClipKind: RuleKind {
         else { return }
         for clip in project.otherTargets where clip.productType == ResolvedTarget.appClipType {
             guard let settings = clip.settings, !clip.settingsIncomplete else { continue }
-            guard let raw = settings.string("CODE_SIGN_ENTITLEMENTS"), !raw.isEmpty, !raw.contains("$"), !raw.hasPrefix("/"),
-                let file = RelativePath.normalize(RelativePath.join(project.directory, raw))
-            else {
+            guard let file = EntitlementsKind.file(settings, in: project) else {
+                // A setting that names a file reswatch cannot place ($(VAR), outside the tree) is not judged.
+                if let raw = settings.string("CODE_SIGN_ENTITLEMENTS"), !raw.isEmpty { continue }
                 context.report(
                     Self.parentEntitlement, path: project.directory,
                     message: "\(clip.name) (App Clip) is signed with no entitlements file, so without \(Self.key)")

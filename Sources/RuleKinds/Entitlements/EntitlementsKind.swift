@@ -96,13 +96,16 @@ public struct EntitlementsKind: RuleKind {
 
     /// The app and the project's iOS and watchOS targets, each with the entitlements file its
     /// shipping configuration names (nil: none).
-    static func signedTargets(_ project: ProjectContext) -> [Signed] {
-        func file(_ settings: ResolvedBuildSettings?) -> String? {
-            guard let raw = settings?.string("CODE_SIGN_ENTITLEMENTS"), !raw.isEmpty, !raw.contains("$"), !raw.hasPrefix("/") else {
-                return nil
-            }
-            return RelativePath.normalize(RelativePath.join(project.directory, raw))
+    /// The root-relative entitlements file a target's settings name (nil: none, or one outside the tree).
+    static func file(_ settings: ResolvedBuildSettings?, in project: ProjectContext) -> String? {
+        guard let raw = settings?.string("CODE_SIGN_ENTITLEMENTS"), !raw.isEmpty, !raw.contains("$"), !raw.hasPrefix("/") else {
+            return nil
         }
+        return RelativePath.normalize(RelativePath.join(project.directory, raw))
+    }
+
+    static func signedTargets(_ project: ProjectContext) -> [Signed] {
+        func file(_ settings: ResolvedBuildSettings?) -> String? { Self.file(settings, in: project) }
         var out: [Signed] = []
         if let app = project.targetName, let settings = project.appSettings {
             out.append(Signed(target: app, file: file(settings), isApp: true, incomplete: project.buildSettingsIncomplete))

@@ -72,7 +72,18 @@ public struct SDKVersionsKind: RuleKind {
     func lockfiles(in dir: String, _ context: EvaluationContext) -> [(String, [LockedDependency])] {
         var out: [(String, [LockedDependency])] = []
         func bytes(_ path: String) -> [UInt8]? {
-            guard case .success(let bytes) = context.read(path) else { return nil }
+            let bytes: [UInt8]
+            switch context.read(path) {
+            case .success(let b): bytes = b
+            case .failure(let error):
+                // Absent is the common case; one that is there and cannot be read (a FIFO, a
+                // directory, no permission) is said: its pins were not checked.
+                if error.errno != 2 {
+                    context.report(
+                        EngineRules.unreadable, path: path, message: "\(RelativePath.name(path)) cannot be read: \(error.reason)")
+                }
+                return nil
+            }
             // No lockfile comes near 4 MiB; a larger one is said, not parsed.
             guard bytes.count <= Self.largest else {
                 context.report(EngineRules.unreadable, path: path, message: "\(RelativePath.name(path)) is larger than 4 MiB: not read")
