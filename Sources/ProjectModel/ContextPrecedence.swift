@@ -13,6 +13,8 @@ extension ProjectContext {
         }
         targetName = pbx.targetName
         appTargets = pbx.appTargets
+        appClips = pbx.appClips
+        isAppClip = pbx.targets.contains { $0.name == pbx.targetName && $0.productType == ResolvedTarget.appClipType }
         ownedPaths = pbx.resources
         iconBundles = pbx.icons
         appSettings = pbx.targets.first { $0.name == pbx.targetName }?.settings

@@ -15,7 +15,7 @@ public enum ContextResolver {
     ) -> [ProjectContext] {
         let primary = resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, overlay: overlay)
         var contexts = [primary]
-        for app in primary.appTargets.dropFirst() {
+        for app in primary.appTargets.dropFirst() + primary.appClips {
             contexts.append(
                 resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app, overlay: overlay))
         }

@@ -109,13 +109,16 @@ extension ContextResolver {
             // A target whose description could not be read (a Tuist helper of another file) is
             // said as not checked, never judged as what it might be.
             let unread = target.productType.isEmpty && !target.isAggregate
+            // An App Clip is judged in its own context when the project has a full app.
+            let lostClip = target.productType == ResolvedTarget.appClipType && (pbx.appTargets.isEmpty || pbx.appClips.isEmpty)
             let otherPlatform =
-                ![.iOS, .unknown].contains(target.platform) || (target.isApplication && target.platform == .unknown)
-                || target.productType == ResolvedTarget.appClipType || unread
+                ![.iOS, .unknown].contains(target.platform) || (target.isApplication && target.platform == .unknown) || lostClip
+                || unread
             var other = OtherTarget(
                 name: target.name, kind: target.kindDescription, platform: target.platform, productType: target.productType,
                 directory: directory, notChecked: bundles && otherPlatform)
             other.resources = target.resources
+            other.embedder = target.embedder
             other.settingsIncomplete = target.problems.contains {
                 $0.message.hasPrefix("base configuration") || $0.message.contains("#include")
             }

@@ -18,6 +18,8 @@ public struct PBXBuildSettings: Sendable, Hashable {
     public var includesAllAppIcons = false
     /// Every iOS app target of the project, the primary one first.
     public var appTargets: [String] = []
+    /// The App Clips of a project that has a full app: each is judged as an app of its own.
+    public var appClips: [String] = []
     /// What the app target bundles (root-relative files and folders).
     public var resources: [String] = []
     /// What the app target compiles (root-relative files and folders).
@@ -56,8 +58,12 @@ public enum PBXProjectReader {
             + targets.filter { $0.isIOSApplication && $0.platform == .unknown }
         // Each known iOS app gets its own context (the primary one may be of unknown platform).
         result.appTargets = apps.filter { $0.platform == .iOS }.map(\.name)
+        // An App Clip is an iOS app of its own that a full app embeds: judged in its own context
+        // (when asked for by name), never as the project's primary app.
+        let clips = targets.filter { $0.productType == ResolvedTarget.appClipType && [.iOS, .unknown].contains($0.platform) }
+        if !apps.isEmpty { result.appClips = clips.map(\.name) }
         let app =
-            (chosen.flatMap { name in apps.first { $0.name == name } })
+            (chosen.flatMap { name in apps.first { $0.name == name } ?? (apps.isEmpty ? nil : clips.first { $0.name == name }) })
             ?? apps.first { $0.name == project.name && $0.platform == .iOS } ?? apps.first {
                 $0.configurationReason.hasPrefix("the shared scheme")
             }
@@ -69,9 +75,10 @@ public enum PBXProjectReader {
         result.sources = app.sources
         result.localPackages = app.localPackages
         result.icons = app.icons
-        if !result.appTargets.contains(app.name) { result.appTargets.insert(app.name, at: 0) }
-        result.appTargets.removeAll { $0 == app.name }
-        result.appTargets.insert(app.name, at: 0)
+        if app.productType != ResolvedTarget.appClipType {
+            result.appTargets.removeAll { $0 == app.name }
+            result.appTargets.insert(app.name, at: 0)
+        }
         result.iconNamesByConfiguration = app.iconNamesByConfiguration
         result.configuration = app.configuration
         result.configurationReason = app.configurationReason

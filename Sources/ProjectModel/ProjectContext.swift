@@ -46,6 +46,10 @@ public struct ProjectContext: Sendable, Hashable {
     public var otherTargets: [OtherTarget] = []
     /// Every iOS app target of the project (the primary one first); each gets its own context.
     public var appTargets: [String] = []
+    /// The project's App Clips (when it has a full app); each gets its own context, after the apps'.
+    public var appClips: [String] = []
+    /// The context is an App Clip's (`targetName` is the clip; the full app embeds it).
+    public var isAppClip = false
     /// Paths the app target owns: its bundled resources and its Info.plist's folder.
     public var ownedPaths: [String] = []
     /// The Xcode project lists every target's resources (build phases, synchronized folders):
@@ -224,6 +228,8 @@ public struct OtherTarget: Sendable, Hashable {
     public var sources: [String] = []
     /// The tree's Swift packages it links.
     public var localPackages: [String] = []
+    /// The target that embeds its product ("" when none does; nil when the project does not say).
+    public var embedder: String?
 
     /// What Xcode generates into its Info.plist from its build settings (`GeneratedInfoPlist`).
     public var generatedInfoPlist: [String: PlistValue] {
@@ -249,8 +255,8 @@ public struct OtherTarget: Sendable, Hashable {
         {
             return "\(name) (\(kind)) is a test bundle, not part of the app"
         }
-        if productType == ResolvedTarget.appClipType { return "\(name) (App Clip) is not checked" }
         guard notChecked else { return nil }
+        if productType == ResolvedTarget.appClipType { return "\(name) (App Clip) is not checked" }
         let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
         switch platform {
         case .iOS, .unknown: return nil
@@ -265,7 +271,7 @@ public struct OtherTarget: Sendable, Hashable {
         let isApp = productType == "com.apple.product-type.application" || productType.contains("watchapp2")
         if productType == ResolvedTarget.appClipType {
             return
-                "only its bundle identifier and entitlements are checked (bundle.id-prefix, entitlements.*, appclip.parent-entitlement): reswatch judges the full app, not yet the App Clip it embeds (its Info.plist, icons and resources)"
+                "not checked: the project has no iOS app to embed it, and an App Clip ships only inside its full app"
         }
         if productType.isEmpty {
             return "not read (the project's description makes it in a way reswatch does not evaluate): nothing of it is judged"
@@ -273,7 +279,7 @@ public struct OtherTarget: Sendable, Hashable {
         switch platform {
         case .watchOS where isApp && !productType.hasSuffix("container"):
             return
-                "only its app icon set (icon.watch-marketing-missing, icon.watch-alpha, icon.size-mismatch), bundle identifier (bundle.id-prefix) and entitlements (entitlements.*) are checked; its Info.plist and other resources are not"
+                "only its app icon set (icon.watch-marketing-missing, icon.watch-alpha, icon.size-mismatch), its Info.plist's iOS keys and companion (watch.*), bundle identifier (bundle.id-prefix) and entitlements (entitlements.*) are checked; its other resources are not"
         case .tvOS where isApp:
             return
                 "only its App Icon & Top Shelf brand assets are checked (tv.appstore-icon, tv.size-mismatch); its Info.plist and other resources are not"
@@ -283,5 +289,43 @@ public struct OtherTarget: Sendable, Hashable {
         default:
             return "not checked; reswatch validates iOS apps and their extensions, watch app icons and tvOS brand assets"
         }
+    }
+}
+
+/// What embeds a target's product (`ProjectContext.embedding(of:)`).
+public enum Embedding: Sendable, Equatable {
+    /// The app of the context.
+    case app
+    /// Another target of the project (the iOS app a watch app is in, the watch app an extension is in …).
+    case target(OtherTarget)
+    /// No target copies it into its product: it ships in none.
+    case nowhere
+    /// The project's description does not say (a Tuist manifest), or names a target not read.
+    case unknown
+}
+
+extension ProjectContext {
+    /// What embeds `target`'s product, from the targets' Copy Files phases (Embed App Extensions,
+    /// Embed Watch Content, Embed App Clips) or XcodeGen's `embed:`.
+    public func embedding(of target: OtherTarget) -> Embedding {
+        guard let name = target.embedder else { return .unknown }
+        if name.isEmpty { return .nowhere }
+        if name == targetName { return .app }
+        return otherTargets.first { $0.name == name }.map { .target($0) } ?? .unknown
+    }
+
+    /// The application whose `.ipa` ships `target` at the end of its embedding chain (a watch
+    /// extension's watch app's iOS app): `.app`, `.target` of another app, `.nowhere` or `.unknown`.
+    public func shippingApp(of target: OtherTarget) -> Embedding {
+        var current = target
+        for _ in 0..<8 {
+            switch embedding(of: current) {
+            case .target(let parent):
+                if parent.productType == "com.apple.product-type.application" { return .target(parent) }
+                current = parent
+            case let other: return other
+            }
+        }
+        return .unknown
     }
 }

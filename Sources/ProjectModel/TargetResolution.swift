@@ -29,6 +29,9 @@ public struct ResolvedTarget: Sendable, Hashable {
     public var isAggregate = false
     /// The tree's Swift packages it links (root-relative folders).
     public var localPackages: [String] = []
+    /// The target whose product embeds this one's ("" when none does), or nil when the project's
+    /// description does not say (a Tuist manifest).
+    public var embedder: String?
 
     public var isApplication: Bool { productType == "com.apple.product-type.application" }
     /// An App Clip: an iOS app the full app embeds, not judged yet (said as project.not-checked).
@@ -67,6 +70,9 @@ public enum TargetResolver {
     /// Every native target of the project, resolved for the configuration it ships with.
     public static func resolve(_ project: XcodeProject, files: some ProjectFileAccess) -> [ResolvedTarget] {
         let schemes = SchemeReader.archiveConfigurations(project, files: files)
+        // Known when some target copies another's product (a project without any such phase is a
+        // hand-made or partial one: then which app embeds what is not concluded).
+        let embedding = project.targets.contains { !($0.embeds ?? []).isEmpty }
         return project.targets.map { target in
             let (configName, reason) = shippingConfiguration(target, project: project, schemes: schemes)
             var (settings, problems) = Self.settings(of: target, in: project, configuration: configName, files: files)
@@ -93,7 +99,8 @@ public enum TargetResolver {
                 id: target.id, name: target.name, productType: target.productType, configuration: configName,
                 configurationReason: reason, settings: settings, platform: platform, problems: problems,
                 iconNamesByConfiguration: iconNames, resources: target.resources, icons: target.icons, sources: target.sources,
-                isAggregate: target.isAggregate, localPackages: target.localPackages)
+                isAggregate: target.isAggregate, localPackages: target.localPackages,
+                embedder: embedding ? (project.embedder(of: target.name)?.name ?? "") : nil)
         }
     }
 

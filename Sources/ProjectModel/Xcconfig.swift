@@ -23,11 +23,15 @@ public struct SettingOrigin: Sendable, Hashable, CustomStringConvertible {
     public let line: Int?
     /// For pbxproj values: which configuration of which target (or the project).
     public let detail: String?
+    /// For pbxproj values: the id of the configuration object that sets it (its lines are found
+    /// by it: a project sets one setting in each of its configurations).
+    public let anchor: String?
 
-    public init(file: String, line: Int? = nil, detail: String? = nil) {
+    public init(file: String, line: Int? = nil, detail: String? = nil, anchor: String? = nil) {
         self.file = file
         self.line = line
         self.detail = detail
+        self.anchor = anchor
     }
 
     public static let xcodeDefault = SettingOrigin(file: "Xcode default")

@@ -221,6 +221,14 @@ struct XcodeGenSpec {
             }
             return RelativePath.normalize(RelativePath.join(directory, path))
         }
+        // `dependencies: - target: Name`: embedded when `embed:` says so, by default when the
+        // target is an application (XcodeGen's documented default).
+        let isApplication = generated.productType.hasPrefix("com.apple.product-type.application")
+        generated.embeds = (t["dependencies"]?.sequence ?? []).compactMap { dependency in
+            guard let name = dependency["target"]?.string else { return nil }
+            let embed = YAMLLimits.bool(dependency["embed"]) ?? isApplication
+            return embed ? name : nil
+        }
         generated.icons.folders = generated.resources.map { source in
             XcodeGenReader.iconFolder(source, target: targetName, iconFileType: map["options"]?["fileTypes"]?["icon"])
         }

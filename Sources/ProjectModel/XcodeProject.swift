@@ -34,8 +34,17 @@ public struct XcodeProject: Sendable, Hashable {
         /// The Swift packages of the tree the target links (root-relative folders holding a
         /// Package.swift): their code is compiled into the target's binary.
         public var localPackages: [String] = []
+        /// The names of the targets whose products it copies into its own (Embed App Extensions,
+        /// Embed Watch Content, Embed App Clips …): what its bundle ships. Nil when the project's
+        /// description does not say (then which app embeds an extension is not known).
+        public var embeds: [String]?
 
         public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
+    }
+
+    /// The target that embeds `name`'s product, when the project says (`Target.embeds`).
+    public func embedder(of name: String) -> Target? {
+        targets.first { $0.embeds?.contains(name) == true }
     }
 
     /// Root-relative directory holding the `.xcodeproj`.
@@ -73,7 +82,8 @@ public enum XcodeProjectReader {
             paths: FileReferencePaths(objects: objects, projectDirectory: directory, rootID: plist["rootObject"]?.string))
         let root = plist["rootObject"]?.string.flatMap { objects[$0] }
         let (projectConfigs, projectDefault) = graph.configurations(root?["buildConfigurationList"]?.string, owner: "project")
-        let targets = (root?["targets"]?.array?.compactMap(\.string) ?? []).compactMap(graph.target)
+        var targets = (root?["targets"]?.array?.compactMap(\.string) ?? []).compactMap(graph.target)
+        graph.noteEmbedding(&targets)
         return XcodeProject(
             directory: directory, path: xcodeproj, name: String(RelativePath.name(xcodeproj).dropLast(".xcodeproj".count)),
             configurations: projectConfigs, defaultConfigurationName: projectDefault, targets: targets)
@@ -109,7 +119,8 @@ struct PBXObjectGraph {
                 }
             }
             return SettingAssignment(
-                key: bare, conditions: conditions, value: text, origin: SettingOrigin(file: pbxproj, detail: "\(owner), \(configName)"))
+                key: bare, conditions: conditions, value: text,
+                origin: SettingOrigin(file: pbxproj, detail: "\(owner), \(configName)", anchor: id))
         }
         let (base, unresolved) = baseConfiguration(c)
         return XcodeProject.Configuration(
@@ -160,6 +171,25 @@ struct PBXObjectGraph {
         target.resources = resources
         target.localPackages = localPackages(t)
         return target
+    }
+
+    /// Each target's `embeds`: the products its Copy Files phases copy, by the target that makes
+    /// each (its `productReference`). A target with no such phase embeds nothing.
+    func noteEmbedding(_ targets: inout [XcodeProject.Target]) {
+        var maker: [String: String] = [:]
+        for target in targets {
+            if let product = objects[target.id]?["productReference"]?.string { maker[product] = target.name }
+        }
+        for i in targets.indices {
+            guard let t = objects[targets[i].id] else { continue }
+            var embedded: [String] = []
+            for phase in phases(of: t, "PBXCopyFilesBuildPhase") {
+                for file in objects[phase]?["files"]?.array?.compactMap(\.string) ?? [] {
+                    if let ref = objects[file]?["fileRef"]?.string, let name = maker[ref], name != targets[i].name { embedded.append(name) }
+                }
+            }
+            targets[i].embeds = embedded
+        }
     }
 
     func phases(of target: PlistValue, _ isa: String) -> [String] {

@@ -34,6 +34,16 @@ public struct AppClipKind: RuleKind {
         else { return }
         for clip in project.otherTargets where clip.productType == ResolvedTarget.appClipType {
             guard let settings = clip.settings, !clip.settingsIncomplete else { continue }
+            // The full app whose Embed App Clips phase copies it (the context's app when the
+            // project does not say); a clip no app embeds ships in none.
+            let parentID: String
+            switch project.embedding(of: clip) {
+            case .app, .unknown: parentID = appID
+            case .target(let app):
+                guard let id = BundleIdentifiersKind.identifier(app.settings, incomplete: app.settingsIncomplete) else { continue }
+                parentID = id
+            case .nowhere: continue
+            }
             guard let file = EntitlementsKind.file(settings, in: project) else {
                 // A setting that names a file reswatch cannot place ($(VAR), outside the tree) is not judged.
                 if let raw = settings.string("CODE_SIGN_ENTITLEMENTS"), !raw.isEmpty { continue }
@@ -49,10 +59,12 @@ public struct AppClipKind: RuleKind {
                 continue
             }
             let names = list.map(Self.bundleIdentifier)
-            if !names.contains(appID) {
+            if !names.contains(parentID) {
                 context.report(
                     Self.parentEntitlement, path: file, key: Self.key,
-                    message: "\(Self.key) of \(clip.name) is \(list.joined(separator: ", ")): none names the app's identifier \(appID)")
+                    message:
+                        "\(Self.key) of \(clip.name) is \(list.joined(separator: ", ")): none names the identifier \(parentID) of the app that embeds it"
+                )
             }
         }
     }
@@ -114,5 +126,14 @@ extension AppClipKind {
             files: clip("<key>\(key)</key><array><string>$(AppIdentifierPrefix)com.example.other</string></array>"),
             triggers: rules.map(\.id)),
         RuleExample("an App Clip signed without entitlements", files: clip(nil), triggers: rules.map(\.id)),
+        RuleExample(
+            "the App Clips of two apps of one project, each naming the app that embeds it",
+            files: EmbeddingExamples.twoApps(), passes: rules.map(\.id)),
+        RuleExample(
+            "the Dev app's App Clip naming the Prod app",
+            files: EmbeddingExamples.twoApps().merging([
+                "DevClip/DevClip.entitlements": ExampleTrees.plist(
+                    "<key>\(key)</key><array><string>$(AppIdentifierPrefix)com.example.app</string></array>")
+            ]) { _, b in b }, triggers: rules.map(\.id)),
     ]
 }

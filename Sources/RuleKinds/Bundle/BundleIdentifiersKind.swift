@@ -52,40 +52,80 @@ public struct BundleIdentifiersKind: RuleKind {
             let appID = Self.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
         else { return }
         var targets = [Identified(name: app, kind: "app", id: appID, settings: project.appSettings, isParent: true, isEmbedded: false)]
+        var embedding: [String: Embedding] = [:]
         for target in project.otherTargets where [.iOS, .watchOS, .unknown].contains(target.platform) {
             let embedded = Self.embeddedTypes.contains(target.productType)
             let parent =
                 target.productType.hasPrefix("com.apple.product-type.application") && target.productType != ResolvedTarget.appClipType
             guard embedded || parent, target.settings != nil else { continue }
+            // A product no target embeds ships in no app: nothing to judge its identifier against.
+            if embedded {
+                embedding[target.name] = project.embedding(of: target)
+                if embedding[target.name] == .nowhere { continue }
+            }
             targets.append(
                 Identified(
                     name: target.name, kind: target.kind, id: Self.identifier(target.settings, incomplete: target.settingsIncomplete),
                     settings: target.settings, isParent: parent || target.productType.contains("watchapp2"), isEmbedded: embedded))
         }
+        let byName = Dictionary(targets.map { ($0.name, $0) }) { a, _ in a }
         let parents = targets.filter(\.isParent).compactMap(\.id)
         let parentNames = Dictionary(targets.filter(\.isParent).compactMap { t in t.id.map { ($0, t.name) } }) { a, _ in a }
         for target in targets where target.isEmbedded {
             guard let id = target.id else { continue }
-            let fits = parents.contains { parent in
+            // The bundle that embeds it, when the project says (a widget of a WatchKit extension
+            // is that extension's identifier plus one component); else any app or watch app.
+            let parent: (id: String, name: String)?
+            switch embedding[target.name] {
+            case .app: parent = (appID, app)
+            case .target(let other):
+                guard let otherID = byName[other.name]?.id ?? Self.identifier(other.settings, incomplete: other.settingsIncomplete)
+                else { continue }
+                parent = (otherID, other.name)
+            default: parent = nil
+            }
+            let candidates = parent.map { [$0.id] } ?? parents
+            let fits = candidates.contains { parent in
                 id.hasPrefix(parent + ".") && !id.dropFirst(parent.count + 1).isEmpty && !id.dropFirst(parent.count + 1).contains(".")
             }
             guard !fits else { continue }
             let (path, line) = place(target, context)
             // The parent it was meant for: the longest identifier it starts with, else the app.
-            let parent = parents.filter { id.hasPrefix($0 + ".") }.max { $0.count < $1.count } ?? appID
+            let meant =
+                parent ?? (parents.filter { id.hasPrefix($0 + ".") }.max { $0.count < $1.count }).map { ($0, parentNames[$0] ?? app) }
+            let (parentID, parentName) = meant ?? (appID, app)
             context.report(
                 Self.prefix, path: path, line: line,
                 message:
-                    "\(target.name) (\(target.kind)): PRODUCT_BUNDLE_IDENTIFIER is \(id), which is not \(parentNames[parent] ?? app)'s identifier \(parent) plus one component"
+                    "\(target.name) (\(target.kind)): PRODUCT_BUNDLE_IDENTIFIER is \(id), which is not \(parentName)'s identifier \(parentID) plus one component"
             )
         }
-        // Collisions among what one app embeds: judged when the project builds one iOS app (with
-        // two, which embeds which is not known here).
-        guard project.appTargets.count <= 1 else { return }
-        var seen: [String: Identified] = [appID: targets[0]]
+        reportCollisions(targets, embedding: embedding, project: project, context: context)
+    }
+
+    /// Collisions among what one app ships: judged per app when the project says which app embeds
+    /// what; otherwise when the project builds one iOS app (with two, which embeds which is not known).
+    func reportCollisions(
+        _ targets: [Identified], embedding: [String: Embedding], project: ProjectContext, context: EvaluationContext
+    ) {
+        let known = embedding.values.allSatisfy { $0 != .unknown }
+        guard known || project.appTargets.count <= 1 else { return }
+        // The app each embedded bundle ships in: the context's app, or another app of the project.
+        func shipper(_ target: Identified) -> String? {
+            guard known, let other = project.otherTargets.first(where: { $0.name == target.name }) else { return targets[0].name }
+            switch project.shippingApp(of: other) {
+            case .app: return targets[0].name
+            case .target(let app): return app.name
+            default: return nil
+            }
+        }
+        var seen: [String: [String: Identified]] = [:]
+        for target in targets where !target.isEmbedded && !target.kind.contains("watch") {
+            if let id = target.id { seen[target.name] = [id: target] }
+        }
         for target in targets where target.isEmbedded {
-            guard let id = target.id else { continue }
-            if let first = seen[id] {
+            guard let id = target.id, let app = shipper(target), seen[app] != nil else { continue }
+            if let first = seen[app]?[id] {
                 let (path, line) = place(target, context)
                 context.report(
                     Self.collision, path: path, line: line,
@@ -93,7 +133,7 @@ public struct BundleIdentifiersKind: RuleKind {
                         "\(target.name) (\(target.kind)) and \(first.name) both have the bundle identifier \(id) (PRODUCT_BUNDLE_IDENTIFIER)"
                 )
             } else {
-                seen[id] = target
+                seen[app]?[id] = target
             }
         }
     }
@@ -116,7 +156,9 @@ public struct BundleIdentifiersKind: RuleKind {
             return (context.project.directory, nil)
         }
         let line =
-            value.origin.line ?? SettingLine.find("PRODUCT_BUNDLE_IDENTIFIER", value: value.raw, in: value.origin.file, context: context)
+            value.origin.line
+            ?? SettingLine.find(
+                "PRODUCT_BUNDLE_IDENTIFIER", value: value.raw, in: value.origin.file, anchor: value.origin.anchor, context: context)
         return (value.origin.file, line)
     }
 }
@@ -140,6 +182,15 @@ extension BundleIdentifiersKind {
             RuleExample(
                 "an extension with the app's own identifier", files: app("com.example.app", "com.example.app"),
                 triggers: ["bundle.id-prefix", "bundle.id-collision"]),
+            RuleExample(
+                "two apps of one project, each embedding its own extension, watch app (its WatchKit extension a widget) and App Clip",
+                files: EmbeddingExamples.twoApps(), passes: rules.map(\.id)),
+            RuleExample(
+                "an extension the Dev app embeds with an identifier under the Prod app's",
+                files: EmbeddingExamples.twoApps(ids: ["DevShare": "com.example.app.share2"]), triggers: ["bundle.id-prefix"]),
+            RuleExample(
+                "two bundles one app of two embeds with one identifier",
+                files: EmbeddingExamples.twoApps(ids: ["DevShare": "com.example.app.dev.Clip"]), triggers: ["bundle.id-collision"]),
             RuleExample(
                 "an identifier from a setting no file read defines is not judged",
                 files: app("com.example.app", "\"$(SHARE_BUNDLE_ID)\""), passes: rules.map(\.id)),

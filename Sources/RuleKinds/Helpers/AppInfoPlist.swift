@@ -52,6 +52,11 @@ struct AppInfoPlist {
         file[key] != nil || dict[key] == nil ? key : GeneratedInfoPlist.settingName(of: key)
     }
 
+    /// The configuration object that sets `setting` for the app (a pbxproj's).
+    func anchor(of setting: String, in context: EvaluationContext) -> String? {
+        context.project.appSettings?.values[setting]?.origin.anchor
+    }
+
     /// Reports a finding about it: at the file (at `key`, when given), or for a generated one at
     /// the setting that generates it, saying so.
     @discardableResult
@@ -60,12 +65,24 @@ struct AppInfoPlist {
         related: [String] = [], follows cause: ReportedFinding? = nil
     ) -> ReportedFinding? {
         guard generatedOnly else {
+            // A key the file lacks that a build setting puts in (GENERATE_INFOPLIST_FILE beside
+            // the file): shown at the setting, never as "add <key>" to the file.
+            if let key, file[key] == nil, dict[key] != nil, case let setting = GeneratedInfoPlist.settingName(of: key),
+                let origin = context.project.appSettings?.values[setting]?.origin, origin != .xcodeDefault
+            {
+                let line = origin.line ?? SettingLine.find(setting, in: origin.file, anchor: origin.anchor, context: context)
+                return context.report(
+                    rule, severity: severity, path: origin.file, line: line,
+                    message: message + (message.contains(setting) ? "" : " (\(setting))") + ", which Xcode adds to \(path)",
+                    related: related, follows: cause)
+            }
             return context.report(rule, severity: severity, path: path, key: key, message: message, related: related, follows: cause)
         }
         let target = context.project.targetName ?? "the app"
         let setting = key.map { name(of: $0) }.flatMap { $0.hasPrefix("INFOPLIST_KEY_") ? $0 : nil }
         return context.report(
-            rule, severity: severity, path: path, line: setting.flatMap { SettingLine.find($0, in: path, context: context) } ?? line,
+            rule, severity: severity, path: path,
+            line: setting.flatMap { SettingLine.find($0, in: path, anchor: anchor(of: $0, in: context), context: context) } ?? line,
             message: "\(message) (the Info.plist Xcode generates for \(target): GENERATE_INFOPLIST_FILE, no INFOPLIST_FILE)",
             related: related, follows: cause)
     }

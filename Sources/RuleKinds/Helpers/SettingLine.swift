@@ -5,11 +5,26 @@ import RuleKit
 enum SettingLine {
     /// The first line of `path` that sets `setting` (`NAME = …` in a pbxproj or an `.xcconfig`,
     /// `NAME: …` in `project.yml`), to `value` when given (as written, quoted or not); nil when none.
-    static func find(_ setting: String, value: String? = nil, in path: String, context: EvaluationContext) -> Int? {
+    /// `anchor`: the pbxproj configuration object that sets it (`SettingOrigin.anchor`): its own
+    /// lines are searched first (from its id to its `name =`), so that a finding about Release is
+    /// not shown on Debug's line.
+    static func find(
+        _ setting: String, value: String? = nil, in path: String, anchor: String? = nil, context: EvaluationContext
+    ) -> Int? {
         guard case .success(let bytes) = context.read(path) else { return nil }
-        var number = 0
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        if let anchor, let start = lines.firstIndex(where: { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix(anchor + " ") }) {
+            var end = start + 1
+            while end < lines.count, !lines[end].drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("name =") { end += 1 }
+            if end < lines.count, let hit = find(setting, value: value, lines: lines[start...end], offset: start) { return hit }
+        }
+        return find(setting, value: value, lines: lines[...], offset: 0)
+    }
+
+    static func find(_ setting: String, value: String?, lines: ArraySlice<Substring>, offset: Int) -> Int? {
+        var number = offset
         var first: Int?
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in lines {
             number += 1
             let text = line.drop { $0 == " " || $0 == "\t" || $0 == "\"" }
             guard text.hasPrefix(setting) else { continue }

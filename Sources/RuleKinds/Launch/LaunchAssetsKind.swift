@@ -60,7 +60,10 @@ public struct LaunchAssetsKind: RuleKind {
         }
         guard !storyboards.isEmpty else { return }
         for file in context.subjects(.interfaceFile).map(\.path)
-        where storyboards.contains(LaunchScreenKind.baseName(RelativePath.name(file))) && file.hasSuffix(".storyboard") {
+        where storyboards.contains(LaunchScreenKind.baseName(RelativePath.name(file))) && file.hasSuffix(".storyboard")
+            // Another app's storyboard of the same name (a Dev and a Prod app) is that app's.
+            && (!project.resourcesKnown || project.ownedPaths.contains { RelativePath.isWithin(file, $0) })
+        {
             guard case .success(let bytes) = context.read(file) else { continue }
             for (name, isColour, line) in Self.resources(String(decoding: bytes.prefix(1 << 20), as: UTF8.self)) {
                 guard !Self.found(name, isColour: isColour, sets: sets, loose: looseImages) else { continue }

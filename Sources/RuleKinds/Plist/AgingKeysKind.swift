@@ -76,8 +76,11 @@ public struct AgingKeysKind: RuleKind {
         }
         switch dict["ITSAppUsesNonExemptEncryption"] {
         case nil:
-            // A generated Info.plist whose settings were not all read may set it.
-            guard !(context.project.infoPlistGenerated && context.project.buildSettingsIncomplete) else { return }
+            // A generated Info.plist whose settings were not all read may set it. An App Clip
+            // ships inside its app's build, whose Info.plist answers the compliance question.
+            guard !(context.project.infoPlistGenerated && context.project.buildSettingsIncomplete), !context.project.isAppClip else {
+                return
+            }
             app.report(
                 Self.exportCompliance, in: context,
                 message: "the app's Info.plist has no ITSAppUsesNonExemptEncryption: each TestFlight build waits at Missing Compliance")

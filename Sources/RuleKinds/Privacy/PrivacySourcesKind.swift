@@ -100,20 +100,27 @@ public struct PrivacySourcesKind: RuleKind {
                         sources: packageSources(package),
                         resources: [package]))
             }
-            for target in project.otherTargets
-            where target.productType.contains("extension") && !target.productType.contains("watchkit") && !target.sources.isEmpty
-                && [.iOS, .unknown].contains(target.platform)
-            {
-                bundles.append(
-                    Bundle(
-                        name: target.name, sources: Self.members(all, of: target.sources, excluding: Self.exceptions(target.iconBundles)),
-                        resources: target.resources))
-            }
+            bundles += Self.otherBundles(of: project, sources: all)
         }
         let manifests = context.subjects(.privacyManifest).map(\.path).filter { m in
             PrivacyManifests.isAppsOwn(m, in: context) || packages.contains { RelativePath.isWithin(m, $0) }
         }
         for bundle in bundles { check(bundle, manifests: manifests, in: context) }
+    }
+
+    /// Its extensions, its App Clip, and the project's other iOS apps: each is a bundle with a
+    /// binary of its own (and a manifest of its own).
+    static func otherBundles(of project: ProjectContext, sources all: [String]) -> [Bundle] {
+        project.otherTargets.filter { target in
+            (target.productType.contains("extension") && !target.productType.contains("watchkit")
+                || target.productType == ResolvedTarget.appClipType
+                || target.productType == "com.apple.product-type.application" && target.platform == .iOS)
+                && !target.sources.isEmpty && [.iOS, .unknown].contains(target.platform)
+        }.map { target in
+            Bundle(
+                name: target.name, sources: members(all, of: target.sources, excluding: exceptions(target.iconBundles)),
+                resources: target.resources)
+        }
     }
 
     /// A package's tests, plugins and build folder: not linked into the app.

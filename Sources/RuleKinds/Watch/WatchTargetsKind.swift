@@ -115,16 +115,21 @@ public struct WatchTargetsKind: RuleKind {
                 Self.plistKeys, path: at, key: "UIDeviceFamily",
                 message: "\(target.name)'s Info.plist has UIDeviceFamily \(families.joined(separator: ", ")): a watch app's is 4")
         }
-        // Xcode writes UIDeviceFamily from TARGETED_DEVICE_FAMILY: an iOS value copied into the
-        // watch target's settings (a shared .xcconfig) ends in the same refusal.
-        if families.isEmpty, let family = settings.values["TARGETED_DEVICE_FAMILY"], family.origin != .xcodeDefault,
+        // Xcode writes UIDeviceFamily from TARGETED_DEVICE_FAMILY, keeping only the families the
+        // SDK's platform has (swift-build, Sources/SWBCore/Apple/DeviceFamily.swift,
+        // evaluateTargetedDeviceFamilyBuildSetting: none left, the platform's own): with the
+        // watchOS SDK an inherited "1,2" becomes 4. A watch target built with the iOS SDK (its
+        // SDKROOT an iOS project's) keeps 1 and 2, and App Store Connect refuses the app.
+        let sdk = settings.string("SDKROOT")?.lowercased() ?? ""
+        if families.isEmpty, !sdk.isEmpty, !sdk.contains("watch"), !sdk.contains("$"),
+            let family = settings.values["TARGETED_DEVICE_FAMILY"], family.origin != .xcodeDefault,
             let value = settings.string("TARGETED_DEVICE_FAMILY"),
             value.split(whereSeparator: { $0 == "," || $0 == " " }).contains(where: { $0 == "1" || $0 == "2" })
         {
             report(
                 Self.plistKeys, setting: "TARGETED_DEVICE_FAMILY", settings, context,
                 message:
-                    "\(target.name): TARGETED_DEVICE_FAMILY is \(value), so its Info.plist gets UIDeviceFamily \(value): a watch app's is 4"
+                    "\(target.name): built with SDKROOT \(sdk), TARGETED_DEVICE_FAMILY \(value) puts UIDeviceFamily \(value) in its Info.plist: a watch app's is 4 (set SDKROOT = watchos)"
             )
         }
         if let minimum = dict["MinimumOSVersion"]?.text, let version = OSVersion(minimum), (12..<26).contains(version.components[0]) {
@@ -132,15 +137,33 @@ public struct WatchTargetsKind: RuleKind {
                 Self.plistKeys, path: at, key: "MinimumOSVersion",
                 message: "\(target.name)'s Info.plist has MinimumOSVersion \(minimum), an iOS version: no watchOS has it")
         }
-        guard let raw = dict["WKCompanionAppBundleIdentifier"]?.string, !raw.isEmpty,
-            let appID = BundleIdentifiersKind.identifier(context.project.appSettings, incomplete: context.project.buildSettingsIncomplete),
+        guard let raw = dict["WKCompanionAppBundleIdentifier"]?.string, !raw.isEmpty, let (app, appID) = companion(of: target, context),
             !target.settingsIncomplete, let expanded = settings.expandingUndefinedAsEmpty(raw)?.value, !expanded.contains("$")
         else { return }
         if expanded != appID {
             let shown = expanded == raw ? raw : "\(raw) (\(expanded))"
             context.report(
                 Self.companionID, path: at, key: "WKCompanionAppBundleIdentifier",
-                message: "\(target.name)'s WKCompanionAppBundleIdentifier is \(shown), not the iOS app's identifier \(appID)")
+                message:
+                    "\(target.name)'s WKCompanionAppBundleIdentifier is \(shown), not the identifier \(appID) of \(app), the iOS app it ships in"
+            )
+        }
+    }
+
+    /// The iOS app that ships the watch app (the one whose Embed Watch Content phase copies it;
+    /// the context's app when the project does not say) and its resolved identifier; nil when it
+    /// ships in none or its identifier is not known.
+    func companion(of target: OtherTarget, _ context: EvaluationContext) -> (String, String)? {
+        let project = context.project
+        switch project.shippingApp(of: target) {
+        case .app, .unknown:
+            guard let app = project.targetName,
+                let id = BundleIdentifiersKind.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
+            else { return nil }
+            return (app, id)
+        case .target(let app):
+            return BundleIdentifiersKind.identifier(app.settings, incomplete: app.settingsIncomplete).map { (app.name, $0) }
+        case .nowhere: return nil
         }
     }
 
@@ -150,14 +173,16 @@ public struct WatchTargetsKind: RuleKind {
             context.report(rule, path: context.project.directory, message: message)
             return
         }
-        let line = value.origin.line ?? SettingLine.find(setting, value: value.raw, in: value.origin.file, context: context)
+        let line =
+            value.origin.line
+            ?? SettingLine.find(setting, value: value.raw, in: value.origin.file, anchor: value.origin.anchor, context: context)
         context.report(rule, path: value.origin.file, line: line, message: message)
     }
 }
 
 extension WatchTargetsKind {
     /// An iOS app `App` (com.example.app) and its watch app `Watch` with `watchSettings` of its own.
-    static func project(watchSettings: String) -> ExampleFile {
+    static func project(watchSettings: String, sdk: String = "watchos") -> ExampleFile {
         .text(
             """
             // !$*UTF8*$!
@@ -169,9 +194,9 @@ extension WatchTargetsKind {
             		T1 = {isa = PBXNativeTarget; name = App; productType = "com.apple.product-type.application"; buildConfigurationList = L2; };
             		L2 = {isa = XCConfigurationList; buildConfigurations = (C2); };
             		C2 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; PRODUCT_BUNDLE_IDENTIFIER = com.example.app; }; };
-            		T2 = {isa = PBXNativeTarget; name = Watch; productType = "com.apple.product-type.application"; buildConfigurationList = L3; };
+            		T2 = {isa = PBXNativeTarget; name = Watch; productType = "com.apple.product-type.application\(sdk == "watchos" ? "" : ".watchapp2")"; buildConfigurationList = L3; };
             		L3 = {isa = XCConfigurationList; buildConfigurations = (C3); };
-            		C3 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = Watch/Info.plist; SDKROOT = watchos; PRODUCT_BUNDLE_IDENTIFIER = com.example.app.watchkitapp; \(watchSettings) }; };
+            		C3 = {isa = XCBuildConfiguration; name = Release; buildSettings = { INFOPLIST_FILE = Watch/Info.plist; SDKROOT = \(sdk); PRODUCT_BUNDLE_IDENTIFIER = com.example.app.watchkitapp; \(watchSettings) }; };
             	};
             	rootObject = P1;
             }
@@ -179,12 +204,13 @@ extension WatchTargetsKind {
     }
 
     static func watchApp(
-        settings: String = "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon;", plist: String = "", platform: String = "watchos"
+        settings: String = "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon;", plist: String = "", platform: String = "watchos",
+        sdk: String = "watchos"
     )
         -> [String: ExampleFile]
     {
         [
-            "App.xcodeproj/project.pbxproj": project(watchSettings: settings),
+            "App.xcodeproj/project.pbxproj": project(watchSettings: settings, sdk: sdk),
             "App/Info.plist": ExampleTrees.plist("<key>CFBundleName</key><string>App</string>"),
             "Watch/Info.plist": ExampleTrees.plist(
                 "<key>CFBundleName</key><string>Watch</string><key>WKApplication</key><true/><key>WKCompanionAppBundleIdentifier</key><string>com.example.app</string>"
@@ -196,6 +222,16 @@ extension WatchTargetsKind {
 
     public static let examples: [RuleExample] = [
         RuleExample("a watch app with its icon and its companion's identifier", files: watchApp(), passes: rules.map(\.id)),
+        RuleExample(
+            "the watch apps of two apps of one project, each naming the app that embeds it",
+            files: EmbeddingExamples.twoApps(), passes: rules.map(\.id)),
+        RuleExample(
+            "the Dev app's watch app naming the Prod app as its companion",
+            files: EmbeddingExamples.twoApps().merging([
+                "DevWatch/Info.plist": ExampleTrees.plist(
+                    "<key>CFBundleName</key><string>DevWatch</string><key>WKApplication</key><true/><key>WKCompanionAppBundleIdentifier</key><string>com.example.app</string>"
+                )
+            ]) { _, b in b }, triggers: ["watch.companion-id"]),
         RuleExample(
             "arm64 left out for the simulator only",
             files: watchApp(settings: "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon; \"EXCLUDED_ARCHS[sdk=watchsimulator*]\" = arm64;"),
@@ -214,8 +250,12 @@ extension WatchTargetsKind {
                 )
             ]) { _, b in b }, triggers: ["watch.companion-id"]),
         RuleExample(
-            "an iOS device family in the watch target's settings",
+            "an iOS device family in a watch target built with the watchOS SDK (Xcode keeps only family 4)",
             files: watchApp(settings: "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon; TARGETED_DEVICE_FAMILY = \"1,2\";"),
+            passes: ["watch.plist-keys"]),
+        RuleExample(
+            "an iOS device family in a watch app target built with the iOS SDK",
+            files: watchApp(settings: "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon; TARGETED_DEVICE_FAMILY = \"1,2\";", sdk: "iphoneos"),
             triggers: ["watch.plist-keys"]),
         RuleExample("a watch app that names no icon", files: watchApp(settings: ""), triggers: ["watch.icon-missing"]),
         RuleExample("a watch app whose icon set has only iOS icons", files: watchApp(platform: "ios"), triggers: ["watch.icon-missing"]),
