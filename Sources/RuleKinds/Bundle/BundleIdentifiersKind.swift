@@ -152,14 +152,7 @@ public struct BundleIdentifiersKind: RuleKind {
 
     /// Where the target's PRODUCT_BUNDLE_IDENTIFIER is written: its file and line.
     func place(_ target: Identified, _ context: EvaluationContext) -> (String, Int?) {
-        guard let value = target.settings?.values["PRODUCT_BUNDLE_IDENTIFIER"], value.origin != .xcodeDefault else {
-            return (context.project.directory, nil)
-        }
-        let line =
-            value.origin.line
-            ?? SettingLine.find(
-                "PRODUCT_BUNDLE_IDENTIFIER", value: value.raw, in: value.origin.file, anchor: value.origin.anchor, context: context)
-        return (value.origin.file, line)
+        SettingLine.place(of: "PRODUCT_BUNDLE_IDENTIFIER", in: target.settings, context: context)
     }
 }
 

@@ -1,8 +1,20 @@
+import ProjectModel
 import RuleKit
 
 /// Where a build setting is written, in the file its origin names: for findings about a setting
 /// (a pbxproj origin has no line of its own).
 enum SettingLine {
+    /// Where `setting` of `settings` is written (its file and line), or the project's folder when
+    /// nothing sets it (Xcode's default): where a finding about it goes.
+    static func place(
+        of setting: String, in settings: ResolvedBuildSettings?, context: EvaluationContext
+    ) -> (path: String, line: Int?) {
+        guard let value = settings?.values[setting], value.origin != .xcodeDefault else { return (context.project.directory, nil) }
+        let line =
+            value.origin.line ?? find(setting, value: value.raw, in: value.origin.file, anchor: value.origin.anchor, context: context)
+        return (value.origin.file, line)
+    }
+
     /// The first line of `path` that sets `setting` (`NAME = …` in a pbxproj or an `.xcconfig`,
     /// `NAME: …` in `project.yml`), to `value` when given (as written, quoted or not); nil when none.
     /// `anchor`: the pbxproj configuration object that sets it (`SettingOrigin.anchor`): its own

@@ -86,9 +86,18 @@ public struct WatchTargetsKind: RuleKind {
         if context.subjects(.iconComposer).contains(where: { RelativePath.name($0.path) == name + ".icon" }) { return }
         let sets = context.subjects(.assetSet).map(\.path).filter { RelativePath.name($0) == name + ".appiconset" }
         let owned = sets.filter { set in target.paths.contains { RelativePath.isWithin(set, $0) } }
-        guard let set = (owned.isEmpty ? sets : owned).first,
-            case .success(let contents)? = context.assetContents(RelativePath.join(set, "Contents.json"))
-        else { return }  // no such set in the tree: not guessed
+        guard let set = (owned.isEmpty ? sets : owned).first else {
+            // No such set in the tree (a catalog outside it, a partial checkout): said, not guessed.
+            let (path, line) = SettingLine.place(of: "ASSETCATALOG_COMPILER_APPICON_NAME", in: settings, context: context)
+            context.report(
+                EngineRules.notChecked, path: path, line: line,
+                message:
+                    "\(target.name) (watch app) builds with the app icon \(name), and no \(name).appiconset or \(name).icon is in the tree: its icon was not checked"
+            )
+            return
+        }
+        // A Contents.json that does not parse is catalog.contents-invalid's to say.
+        guard case .success(let contents)? = context.assetContents(RelativePath.join(set, "Contents.json")) else { return }
         let watch = contents.images.contains { image in
             image.platform == "watchos" || (image.idiom ?? "").hasPrefix("watch")
         }
@@ -169,14 +178,8 @@ public struct WatchTargetsKind: RuleKind {
 
     /// A finding about a build setting, at the line that sets it.
     func report(_ rule: RuleInfo, setting: String, _ settings: ResolvedBuildSettings, _ context: EvaluationContext, message: String) {
-        guard let value = settings.values[setting], value.origin != .xcodeDefault else {
-            context.report(rule, path: context.project.directory, message: message)
-            return
-        }
-        let line =
-            value.origin.line
-            ?? SettingLine.find(setting, value: value.raw, in: value.origin.file, anchor: value.origin.anchor, context: context)
-        context.report(rule, path: value.origin.file, line: line, message: message)
+        let (path, line) = SettingLine.place(of: setting, in: settings, context: context)
+        context.report(rule, path: path, line: line, message: message)
     }
 }
 
@@ -258,6 +261,10 @@ extension WatchTargetsKind {
             files: watchApp(settings: "ASSETCATALOG_COMPILER_APPICON_NAME = AppIcon; TARGETED_DEVICE_FAMILY = \"1,2\";", sdk: "iphoneos"),
             triggers: ["watch.plist-keys"]),
         RuleExample("a watch app that names no icon", files: watchApp(settings: ""), triggers: ["watch.icon-missing"]),
+        RuleExample(
+            "a watch app whose icon set is not in the tree is said, not judged",
+            files: watchApp(settings: "ASSETCATALOG_COMPILER_APPICON_NAME = Elsewhere;"), triggers: ["project.not-checked"],
+            passes: ["watch.icon-missing"]),
         RuleExample("a watch app whose icon set has only iOS icons", files: watchApp(platform: "ios"), triggers: ["watch.icon-missing"]),
         RuleExample(
             "ARCHS without arm64, and arm64 excluded for the device SDK",
