@@ -61,7 +61,18 @@ package enum Repairer {
             ordered = ordered.filter { IconSizeRepair.rules.contains($0.rule) } + ordered.filter { !IconSizeRepair.rules.contains($0.rule) }
         }
         for finding in ordered where only?.contains(finding.rule) ?? true {
-            guard let kind = kinds.first(where: { $0.rules.contains(finding.rule) }) else { continue }
+            guard let kind = kinds.first(where: { $0.rules.contains(finding.rule) }) else {
+                // Counted among the findings that remain, so listed with them (never only counted).
+                if finding.severity >= .warning {
+                    plan.left.append(
+                        Unrepaired(
+                            finding: finding,
+                            reason:
+                                "reswatch has no repair for \(finding.rule): the edit is a person's (reswatch rules explain \(finding.rule))"
+                        ))
+                }
+                continue
+            }
             // A file that goes, or a file-missing for an entry a single-size conversion dropped.
             if context.isRemoved(finding.path)
                 || (finding.rule == "icon.file-missing" && context.convertedSets.contains(RelativePath.parent(finding.path)))

@@ -76,6 +76,21 @@ import Testing
 
     /// A plan names files from the tree: a newline or an escape sequence in a name is shown
     /// escaped, so it can neither forge a line of the plan nor recolour the terminal.
+    /// Every finding counted as remaining is listed with its reason: a Contents.json that does
+    /// not parse has no repair, and the plan says so rather than only counting it.
+    @Test func everyRemainingFindingIsListedWithItsReason() throws {
+        let tree = try TempTree()
+        try tree.addMarketingIconApp()
+        try tree.write(["App/Assets.xcassets/Logo.imageset/Contents.json": .text("{\"images\": [")])
+        let plan = try Self.fix([tree.path])
+        #expect(plan.status == 1, "\(plan.stdout)\(plan.stderr)")
+        let remain = try #require(plan.stdout.split(separator: "\n").first { $0.contains("finding(s) at warning or above remain") })
+        let count = Int(remain.prefix { $0.isNumber }) ?? -1
+        let listed = plan.stdout.split(separator: "\n").drop { !$0.hasPrefix("Left as they are") }.dropFirst().prefix { $0.hasPrefix("  ") }
+        #expect(listed.count == count, "\(plan.stdout)")
+        #expect(listed.contains { $0.contains("Logo.imageset/Contents.json") && $0.contains("no repair for catalog.contents-invalid") })
+    }
+
     @Test func aPlanShowsHostileNamesEscaped() throws {
         let tree = try Self.copy(Repo.root + "/Examples/SampleApp")
         let catalog = tree.path + "/SampleApp/Assets.xcassets/"

@@ -86,6 +86,9 @@ struct ReportFormatTests {
         let rules = try #require((run["tool"] as? [String: Any]).flatMap { ($0["driver"] as? [String: Any])?["rules"] as? [[String: Any]] })
         let alpha = try #require(rules.first { $0["id"] as? String == "icon.marketing-alpha" })
         #expect((alpha["properties"] as? [String: Any])?["itms"] as? String == "ITMS-90717")
+        // A rule whose code comes with the finding names the codes its findings carry.
+        let fileMissing = try #require(rules.first { $0["id"] as? String == "icon.file-missing" })
+        #expect((fileMissing["properties"] as? [String: Any])?["itms"] as? String == "ITMS-90023")
         #expect((alpha["helpUri"] as? String)?.hasSuffix("docs/rules.md#iconmarketing-alpha") == true)
     }
 

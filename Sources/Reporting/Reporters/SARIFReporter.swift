@@ -47,10 +47,14 @@ public struct SARIFReporter: Reporter {
     public func render(_ context: ReportContext) -> String {
         let ids = context.rules.keys.sorted()
         let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        // A rule whose code depends on the finding (icon.file-missing: ITMS-90023 for a required
+        // slot) names the codes its findings of this run carry.
+        var codes: [String: Set<String>] = [:]
+        for d in context.report.diagnostics { if let code = d.code { codes[d.rule, default: []].insert(code) } }
         let rules: [[String: Any]] = ids.map { id in
             let info = context.rules[id]!
             var properties: [String: Any] = ["tags": [String(id.prefix { $0 != "." })]]
-            if let code = info.code { properties["itms"] = code }
+            if let code = info.code ?? codes[id].map({ $0.sorted().joined(separator: ", ") }) { properties["itms"] = code }
             return [
                 "id": id, "shortDescription": ["text": info.summary], "fullDescription": ["text": info.rationale],
                 "help": [
