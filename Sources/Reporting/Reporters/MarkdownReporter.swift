@@ -1,0 +1,81 @@
+import Findings
+import RuleEngine
+import SystemCalls
+
+/// `markdown`: for `$GITHUB_STEP_SUMMARY` and merge-request comments (CommonMark, GitHub's
+/// flavour): the counts, then per project its context and its findings grouped by rule, each rule
+/// linked to its documentation. Text from the tree (names, messages) is escaped, so a file name
+/// cannot forge a heading, a link or markup.
+public struct MarkdownReporter: Reporter {
+    public static let name = "markdown"
+    public static let summary = "Markdown for a CI job summary or a merge-request comment: counts, findings by project and rule"
+    public init() {}
+
+    /// Backslash-escapes the characters that start markup inside a paragraph (emphasis, code,
+    /// links, images, HTML, entities, tables, strikethrough), and folds line breaks: the text stays
+    /// one paragraph's plain text.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in FileName.escapingUndecodable(s) {
+            if c == "\n" || c == "\r" {
+                out += " "
+            } else if c.isASCII, let ascii = c.asciiValue, "\\`*_[]<>#!|~&".contains(Character(UnicodeScalar(ascii))) {
+                out += "\\" + String(c)
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    public func render(_ context: ReportContext) -> String {
+        let s = context.report.summary
+        var out = "## reswatch check: \(s.errors) error(s), \(s.warnings) warning(s), \(s.infos) info in \(s.files) files\n\n"
+        if context.suppressed > 0 { out += "\(context.suppressed) finding(s) left out: listed in the baseline.\n\n" }
+        for e in context.report.ruleErrors {
+            out += "**Rule module error** (results are incomplete): \(Self.escape(e.message))\n\n"
+        }
+        var projects: [(root: String, path: String)] = []
+        for p in context.report.projects where !projects.contains(where: { $0 == (p.root, p.path) }) { projects.append((p.root, p.path)) }
+        let diagnostics = context.report.diagnostics
+        var placed = Set<Int>()
+        for project in projects {
+            let mine = diagnostics.indices.filter { diagnostics[$0].root == project.root && diagnostics[$0].project == project.path }
+            placed.formUnion(mine)
+            let shown = context.paths.relative(root: project.root, path: project.path)
+            out += "### \(Self.escape(shown.isEmpty ? "." : shown))\n\n"
+            for product in context.report.projects where product.root == project.root && product.path == project.path {
+                out += "* " + Self.escape(HTMLPage.contextLine(product.context)) + "\n"
+            }
+            out += "\n" + byRule(mine.map { diagnostics[$0] }, context: context)
+        }
+        let rest = diagnostics.indices.filter { !placed.contains($0) }
+        if !rest.isEmpty { out += "### Other findings\n\n" + byRule(rest.map { diagnostics[$0] }, context: context) }
+        return out
+    }
+
+    func byRule(_ findings: [Diagnostic], context: ReportContext) -> String {
+        guard !findings.isEmpty else { return "No findings.\n\n" }
+        var order: [String] = []
+        var groups: [String: [Diagnostic]] = [:]
+        for d in findings {
+            if groups[d.rule] == nil { order.append(d.rule) }
+            groups[d.rule, default: []].append(d)
+        }
+        var out = ""
+        for rule in order {
+            let group = groups[rule]!
+            let link = RuleLinks.url(for: rule, base: context.rulesURL)
+            out +=
+                "#### [\(Self.escape(rule))](\(link.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: ")", with: "%29"))) "
+            out += "(\(group.count) \(group[0].severity.rawValue))\n\n"
+            for d in group {
+                let place = context.paths.location(d) + (d.line.map { ":\($0)" } ?? "")
+                out += "* `` \(place.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "\n", with: " ")) ``: "
+                out += Self.escape(d.message) + (d.code.map { " (\(Self.escape($0)))" } ?? "") + "\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+}
