@@ -155,7 +155,9 @@ let package = Package(
                 "TestSupport",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .testTarget(name: "ReportingTests", dependencies: ["Findings", "Reporting", "RuleEngine", "RuleKinds", "RuleKit", "TestSupport"]),
+        .testTarget(
+            name: "ReportingTests",
+            dependencies: ["Findings", "ImageFacts", "Reporting", "RuleEngine", "RuleKinds", "RuleKit", "TestSupport"]),
         .testTarget(
             name: "RepairTests",
             dependencies: ["Findings", "ImageFacts", "Repair", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport"]),
