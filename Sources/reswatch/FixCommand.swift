@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import ProjectModel
 import Repair
+import Reporting
 import RuleEngine
 import RuleKinds
 import SystemCalls
@@ -38,6 +39,12 @@ struct FixCommand: ParsableCommand, FailingCommand {
         name: .customLong("single-size"),
         help: "Make a legacy iOS app icon set with missing or wrongly sized icons a single-size 1024 set (iOS 12+ deployment target).")
     var singleSize = false
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp("text (default), or html: one page with each image change before and after.", valueName: "format"))
+    var format: FixFormat = .text
+    @Option(name: .customLong("output"), help: ArgumentHelp("Write the html plan to FILE.", valueName: "file"), completion: .file())
+    var output: String?
     @OptionGroup var extraRules: ExtraRules
     @Argument(help: "Project folders to repair (default: the current folder).", completion: .directory) var paths: [String] = ["."]
 
@@ -46,6 +53,8 @@ struct FixCommand: ParsableCommand, FailingCommand {
         if undo && (only != nil || singleSize || background != nil) {
             throw ValidationError("--undo restores the whole last run; --only, --single-size and --background do not apply")
         }
+        if format == .html && undo { throw ValidationError("--format html shows a plan; --undo has none") }
+        if output != nil && format != .html { throw ValidationError("--output writes the html plan: give --format html") }
         if let background, RepairOptions.color(background) == nil {
             throw ValidationError("--background \(background): not a colour (#rrggbb, white or black)")
         }
@@ -134,37 +143,21 @@ struct FixCommand: ParsableCommand, FailingCommand {
         let ruleSet = try RuleLocations.loadRules(extra: extraRules.rules)
         var remaining = 0
         var empty: [String] = []
+        var pages: [FixPlanPage.Plan] = []
         for root in Set(targets.map(\.root)).sorted() {
-            if let stopped = FixJournal.interrupted(root: root) { print(Self.describe(stopped, root: root)) }
-            let scopes = targets.filter { $0.root == root }.map(\.scope)
-            let inScope = { (d: Diagnostic) in scopes.contains { $0.isEmpty || RelativePath.isWithin(d.path, $0) } }
-            let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
-            engine.fullScan()
-            // A path with nothing reswatch judges must not read as "nothing left to fix".
-            for target in targets where target.root == root {
-                let coverage = engine.coverage(under: [target.scope])
-                guard coverage.isEmpty else { continue }
-                empty.append(target.shown)
-                StandardError.say(
-                    "reswatch: nothing to check in \(target.shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)"
-                )
-            }
-            let findings = engine.diagnostics.filter(inScope)
-            let options = RepairOptions(background: background.flatMap(RepairOptions.color), singleSize: singleSize)
-            let plan = Repairer.plan(root: root, diagnostics: findings, projects: engine.projectContexts, only: onlyIDs, options: options)
-            print(FixPlanText.render(plan, shownRoot: Self.shown(root), applying: apply))
-            if apply && !plan.isEmpty {
-                do {
-                    let journal = try FixJournal.apply(plan, afterChange: Self.faultInjection())
-                    print(
-                        "applied \(plan.repairs.count) repair(s); the originals and the journal are in \(journal); `reswatch fix --undo` restores them"
-                    )
-                } catch { throw Self.fail(error.description) }
-                engine.fullScan()
-                remaining += engine.diagnostics.filter(inScope).count { $0.severity >= .warning }
+            let outcome = try fix(root: root, targets: targets.filter { $0.root == root }, rules: ruleSet)
+            remaining += outcome.remaining
+            empty += outcome.empty
+            pages.append(outcome.page)
+        }
+        if format == .html {
+            let page = FixPlanPage.render(pages, applied: apply)
+            if let output {
+                do { try FileSystem.writeAtomically(FileSystem.absolutePath(output), Array(page.utf8)) } catch {
+                    throw Self.fail("cannot write the html plan \(FileName.display(output)): \(error.reason)")
+                }
             } else {
-                let repaired = Set(plan.repairs.map(\.finding) + plan.alsoRepaired)
-                remaining += findings.count { $0.severity >= .warning && !repaired.contains($0) }
+                print(page, terminator: "")
             }
         }
         if !ruleSet.errors.isEmpty {
@@ -175,10 +168,58 @@ struct FixCommand: ParsableCommand, FailingCommand {
             throw Self.fail("\(empty.joined(separator: ", ")): nothing to check, so nothing was checked or repaired (a wrong path?)")
         }
         if remaining > 0 {
-            print("\(remaining) finding(s) at warning or above remain\(apply ? "" : " after this plan") (reswatch check lists them)")
+            say("\(remaining) finding(s) at warning or above remain\(apply ? "" : " after this plan") (reswatch check lists them)")
             throw ExitCode(1)
         }
     }
+
+    /// A line for the person: standard output, unless the html page goes there.
+    func say(_ line: String) {
+        if format == .html && output == nil { StandardError.say(line) } else { print(line) }
+    }
+
+    /// One root: its findings, the plan (printed, or kept for the page), carried out with --apply.
+    func fix(
+        root: String, targets: [(root: String, scope: String, shown: String)], rules ruleSet: RuleSet
+    ) throws -> (remaining: Int, empty: [String], page: FixPlanPage.Plan) {
+        if let stopped = FixJournal.interrupted(root: root) { say(Self.describe(stopped, root: root)) }
+        let scopes = targets.map(\.scope)
+        let inScope = { (d: Diagnostic) in scopes.contains { $0.isEmpty || RelativePath.isWithin(d.path, $0) } }
+        let engine = Engine(root: root, rules: ruleSet, registry: BuiltinKinds.registry, incremental: false)
+        engine.fullScan()
+        var empty: [String] = []
+        // A path with nothing reswatch judges must not read as "nothing left to fix".
+        for target in targets {
+            let coverage = engine.coverage(under: [target.scope])
+            guard coverage.isEmpty else { continue }
+            empty.append(target.shown)
+            StandardError.say(
+                "reswatch: nothing to check in \(target.shown): it holds \(coverage.foundInstead) (build folders excluded) but none of what reswatch checks: \(Coverage.lookedFor)"
+            )
+        }
+        let findings = engine.diagnostics.filter(inScope)
+        let options = RepairOptions(background: background.flatMap(RepairOptions.color), singleSize: singleSize)
+        let plan = Repairer.plan(root: root, diagnostics: findings, projects: engine.projectContexts, only: onlyIDs, options: options)
+        if format == .text { print(FixPlanText.render(plan, shownRoot: Self.shown(root), applying: apply)) }
+        let page = FixPlanText.page(plan, shownRoot: Self.shown(root))
+        if apply && !plan.isEmpty {
+            do {
+                let journal = try FixJournal.apply(plan, afterChange: Self.faultInjection())
+                say(
+                    "applied \(plan.repairs.count) repair(s); the originals and the journal are in \(journal); `reswatch fix --undo` restores them"
+                )
+            } catch { throw Self.fail(error.description) }
+            engine.fullScan()
+            return (engine.diagnostics.filter(inScope).count { $0.severity >= .warning }, empty, page)
+        }
+        let repaired = Set(plan.repairs.map(\.finding) + plan.alsoRepaired)
+        return (findings.count { $0.severity >= .warning && !repaired.contains($0) }, empty, page)
+    }
+}
+
+/// `fix --format`.
+enum FixFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, html
 }
 
 /// The plan as a person reads it: each repair with the files it changes (a diff for text), then
@@ -217,6 +258,32 @@ enum FixPlanText {
             }
         }
         return out.joined(separator: "\n")
+    }
+
+    /// The plan as the html page shows it.
+    static func page(_ plan: RepairPlan, shownRoot: String) -> FixPlanPage.Plan {
+        let repairs = plan.repairs.map { repair in
+            FixPlanPage.Repair(
+                title: repair.title, rule: repair.finding.rule,
+                changes: repair.changes.map { change -> FixPlanPage.Change in
+                    switch change {
+                    case .rename(let from, let to):
+                        return FixPlanPage.Change(
+                            path: FileName.display(from), action: "renamed to \(FileName.display(to))", before: nil, after: nil, diff: [])
+                    case .remove(let path, let original):
+                        return FixPlanPage.Change(path: FileName.display(path), action: "removed", before: original, after: nil, diff: [])
+                    case .write(let path, let original, let new):
+                        let diff =
+                            isText(new) && (original.map(isText) ?? true)
+                            ? UnifiedDiff.lines(old: original ?? [], new: new, path: FileName.display(path)) : []
+                        return FixPlanPage.Change(
+                            path: FileName.display(path), action: original == nil ? "created" : "edited", before: original, after: new,
+                            diff: diff)
+                    }
+                })
+        }
+        let left = plan.left.map { ($0.finding.path + ($0.finding.line.map { ":\($0)" } ?? ""), $0.finding.rule, $0.reason) }
+        return FixPlanPage.Plan(root: shownRoot, repairs: repairs, left: left)
     }
 
     /// Text a diff can show: no NUL in the first 8 KiB, not a PNG.

@@ -154,6 +154,27 @@ import Testing
         #expect(loaded.requests.isEmpty, "\(loaded.requests)")
     }
 
+    /// `fix --format html`: each image change before and after, the text edits as diffs, what is
+    /// left; the plan changes nothing.
+    @Test func theFixPlanPageShowsEachImageBeforeAndAfter() throws {
+        let tree = try TempTree()
+        #expect(try runCommand("/bin/cp", ["-a", Repo.root + "/Examples/SampleApp/.", tree.path + "/app"]).status == 0)
+        let icon = tree.path + "/app/SampleApp/Assets.xcassets/AppIcon.appiconset/Icon-iphone-60@2x.png"
+        let before = try Data(contentsOf: URL(fileURLWithPath: icon))
+        let page = tree.path + "/fix.html"
+        let run = try runCommand(Repo.binary, ["fix", "--format", "html", "--output", page, tree.path + "/app"])
+        #expect(run.status == 1, "findings remain: \(run.stdout)\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: icon)) == before, "a plan changes nothing")
+        let dom = try Self.load(page, in: tree).dom
+        #expect(Self.count("data-state=\"before\"", in: dom) == 3 && Self.count("data-state=\"after\"", in: dom) == 3, "3 image changes")
+        #expect(dom.contains("before: 121×120, opaque") && dom.contains("after: 120×120, opaque"))
+        #expect(dom.contains("<pre class=\"diff\">") && dom.contains("Left as they are (3)"))
+        let decoded = try #require(dom.firstMatch(of: /data-images="(\d+) of (\d+) decoded"/))
+        #expect(decoded.1 == decoded.2 && decoded.1 != "0", "\(decoded.0)")
+        let misuse = try runCommand(Repo.binary, ["fix", "--output", page, tree.path + "/app"])
+        #expect(misuse.status == 2 && misuse.stderr.contains("--format html"))
+    }
+
     @Test(.enabled(if: Repo.sharedAvailable, "needs ../shared/corpus beside the clone"))
     func corpusAppsPagesDrawEverySlot() throws {
         for app in ["NetNewsWire", "iOctocat", "HomeAssistant", "DOOM-iOS-tvOS-2022"] {

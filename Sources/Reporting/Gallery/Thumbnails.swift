@@ -31,7 +31,12 @@ final class Thumbnails {
     func picture(of path: String, side: Int, outline: Bool = false) -> Picture {
         guard let data = FileManager.default.contents(atPath: path) else { return .notDrawn("cannot be read") }
         guard data.count <= Self.maximumFileBytes else { return .notDrawn("too large to draw (\(data.count) bytes)") }
-        let bytes = [UInt8](data)
+        return picture(of: [UInt8](data), side: side, outline: outline)
+    }
+
+    /// The picture of PNG `bytes` (a file's content before or after a repair).
+    func picture(of bytes: [UInt8], side: Int, outline: Bool = false) -> Picture {
+        guard bytes.count <= Self.maximumFileBytes else { return .notDrawn("too large to draw (\(bytes.count) bytes)") }
         guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return .notDrawn("not a PNG: not drawn") }
         guard self.bytes < budget else {
             leftOut += 1

@@ -44,6 +44,13 @@ enum HTMLAssets {
         var rule=document.getElementById('rule').value;
         document.querySelectorAll('li.finding').forEach(function(li){li.hidden=!(shown[li.dataset.severity]&&(rule===''||li.dataset.rule===rule))});}
         form.addEventListener('change',apply);
+        })();
+
+        """ + pictureCheck
+
+    /// Marks a picture the browser cannot decode, and says on the body how many decoded.
+    static let pictureCheck = """
+        (function(){
         var pictures=[];
         for(var s of document.styleSheets){for(var r of s.cssRules){var b=r.style&&r.style.backgroundImage;if(b&&b.indexOf('url(')===0){pictures.push([r.selectorText,b.slice(5,-2)])}}}
         var done=0,broken=[];
