@@ -39,6 +39,11 @@ struct CheckCommand: ParsableCommand, FailingCommand {
     @Option(name: .customLong("base-path"), help: ArgumentHelp("Report paths relative to DIR.", valueName: "dir"), completion: .directory)
     var basePath: String?
     @Option(
+        name: .customLong("assets"),
+        help: ArgumentHelp("With --format markdown: write each icon set's contact sheet (PNG) to DIR and show it.", valueName: "dir"),
+        completion: .directory)
+    var assets: String?
+    @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
             "Lay this file (.reswatch.yaml's keys) over every checked project's own configuration: its settings win, its disabled rules add up.",
@@ -108,6 +113,20 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         return try OutputPlan.pair(arguments: after, formats: formats, files: outputs)
     }
 
+    /// `--assets DIR`, made if missing: only with a markdown report (its contact sheets go there).
+    func assetsFolder(_ plan: OutputPlan) throws -> String? {
+        try assets.map { folder in
+            guard plan.outputs.contains(where: { $0.format == MarkdownReporter.name }) else {
+                throw Self.fail("--assets \(FileName.display(folder)) is for the contact sheets of --format markdown: give that format")
+            }
+            do { try FileManager.default.createDirectory(atPath: FileSystem.absolutePath(folder), withIntermediateDirectories: true) } catch
+            {
+                throw Self.fail("cannot make the --assets folder \(FileName.display(folder)): \(error.localizedDescription)")
+            }
+            return folder
+        }
+    }
+
     func run() throws {
         let plan = try plan()
         // Where the check goes is settled first, so that its trees are walked while the rule
@@ -141,10 +160,11 @@ struct CheckCommand: ParsableCommand, FailingCommand {
         let environment = ProcessEnvironment.current()
         let rulesURL = environment["RESWATCH_RULES_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? RuleLinks.defaultBase
         let tty = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
+        let assetsFolder = try assetsFolder(plan)
         func context(_ report: CheckReport, suppressed: Int) -> ReportContext {
             ReportContext(
                 report: report, paths: reportPaths, rules: ruleInfos, toolVersion: ReswatchVersion.string, suppressed: suppressed,
-                color: tty && !noColor, showFixes: fixes, rulesURL: rulesURL)
+                color: tty && !noColor, showFixes: fixes, rulesURL: rulesURL, assetsDirectory: assetsFolder)
         }
         if let file = writeBaseline {
             let text = Baseline(context(report, suppressed: 0)).json()

@@ -36,6 +36,26 @@ struct MarkdownReportTests {
         #expect(html.contains("Icon-iphone-60@2x.png is 121x120 but should be 120x120"))
     }
 
+    /// `--assets DIR`: each icon set as a PNG contact sheet beside the summary, shown in it.
+    @Test func contactSheetsAreWrittenAndShown() throws {
+        let tree = try TempTree()
+        let run = try runCommand(
+            Repo.binary,
+            [
+                "check", "--format", "markdown", "--output", tree.path + "/summary.md", "--assets", tree.path + "/sheets",
+                Repo.root + "/Examples/SampleApp",
+            ])
+        #expect(run.status == 1, "\(run.stderr)")
+        let sheet = tree.path + "/sheets/1-AppIcon.appiconset.png"
+        let check = try runCommand("/usr/bin/pngcheck", [sheet])
+        #expect(check.status == 0, "a valid PNG: \(check.stdout)")
+        let html = try Self.render(try String(contentsOfFile: tree.path + "/summary.md", encoding: .utf8), in: tree)
+        #expect(html.contains("<img src=\"\(tree.path)/sheets/1-AppIcon.appiconset.png\""), "\(html.prefix(600))")
+        #expect(html.contains("without a picture: ipad 83.5x83.5@2x"), "the missing slot is named")
+        let misuse = try runCommand(Repo.binary, ["check", "--assets", tree.path + "/x", Repo.root + "/Examples/SampleApp"])
+        #expect(misuse.status == 2 && misuse.stderr.contains("--format markdown"))
+    }
+
     @Test func namesFromTheTreeNeverBecomeMarkup() throws {
         let tree = try TempTree()
         let set = try tree.addMarketingIconApp()

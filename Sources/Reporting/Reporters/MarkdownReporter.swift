@@ -1,4 +1,5 @@
 import Findings
+import Foundation
 import RuleEngine
 import SystemCalls
 
@@ -39,6 +40,9 @@ public struct MarkdownReporter: Reporter {
         for p in context.report.projects where !projects.contains(where: { $0 == (p.root, p.path) }) { projects.append((p.root, p.path)) }
         let diagnostics = context.report.diagnostics
         var placed = Set<Int>()
+        // The icon sets, as contact sheets written to --assets DIR.
+        let gallery = context.assetsDirectory.map { _ in IconGallery.gather(context.report, thumbnails: Thumbnails(budget: 0)) }
+        var sheetNumber = 1
         for project in projects {
             let mine = diagnostics.indices.filter { diagnostics[$0].root == project.root && diagnostics[$0].project == project.path }
             placed.formUnion(mine)
@@ -47,10 +51,59 @@ public struct MarkdownReporter: Reporter {
             for product in context.report.projects where product.root == project.root && product.path == project.path {
                 out += "* " + Self.escape(HTMLPage.contextLine(product.context)) + "\n"
             }
-            out += "\n" + byRule(mine.map { diagnostics[$0] }, context: context)
+            out += "\n"
+            if let folder = context.assetsDirectory,
+                let sets = gallery?.projects.first(where: { $0.root == project.root && $0.path == project.path })?.sets
+            {
+                out += sheets(sets, folder: folder, first: &sheetNumber)
+            }
+            out += byRule(mine.map { diagnostics[$0] }, context: context)
         }
         let rest = diagnostics.indices.filter { !placed.contains($0) }
         if !rest.isEmpty { out += "### Other findings\n\n" + byRule(rest.map { diagnostics[$0] }, context: context) }
+        return out
+    }
+
+    /// Each set's contact sheet, written to `folder` and shown with its slots named in order.
+    func sheets(_ sets: [IconGallery.IconSet], folder: String, first: inout Int) -> String {
+        var out = ""
+        for set in sets {
+            guard let png = ContactSheet.png(set) else { continue }
+            let base = set.path.split(separator: "/").last.map(String.init) ?? "set"
+            let safe = String(base.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+            let name = "\(first)-\(safe).png"
+            first += 1
+            do {
+                try FileSystem.writeAtomically(folder + "/" + name, png)
+            } catch {
+                out += "*Contact sheet of \(Self.escape(set.path)) not written: \(Self.escape(error.reason))*\n\n"
+                continue
+            }
+            let missing = set.slots.filter { slot in slot.path.map { !FileManager.default.fileExists(atPath: set.root + "/" + $0) } ?? true
+            }
+            out += "![\(Self.escape(set.path))](\(Self.linkPath(folder + "/" + name)))\n\n"
+            out +=
+                "\(Self.escape(set.path)): \(set.slots.count) slot(s) in Contents.json order, \(Self.escape(set.slots.map(\.label).joined(separator: ", ")))"
+            out +=
+                missing.isEmpty
+                ? "\n\n" : "; framed in red, without a picture: \(Self.escape(missing.map(\.label).joined(separator: ", ")))\n\n"
+        }
+        return out
+    }
+
+    /// A path as a link destination: spaces, parentheses and angle brackets percent-encoded.
+    static func linkPath(_ path: String) -> String {
+        var out = ""
+        for c in path {
+            switch c {
+            case " ": out += "%20"
+            case "(": out += "%28"
+            case ")": out += "%29"
+            case "<": out += "%3C"
+            case ">": out += "%3E"
+            default: out.append(c)
+            }
+        }
         return out
     }
 

@@ -16,12 +16,15 @@ public struct ReportContext: Sendable {
     public let showFixes: Bool
     /// Base of the rules' documentation links (`RuleLinks`).
     public let rulesURL: String
+    /// Where the Markdown report writes its icon sets' contact sheets (`--assets DIR`), or nil.
+    public let assetsDirectory: String?
 
     public init(
         report: CheckReport, paths: ReportPaths, rules: [RuleInfo], toolVersion: String, suppressed: Int = 0, color: Bool = false,
-        showFixes: Bool = false, rulesURL: String = RuleLinks.defaultBase
+        showFixes: Bool = false, rulesURL: String = RuleLinks.defaultBase, assetsDirectory: String? = nil
     ) {
         self.rulesURL = rulesURL
+        self.assetsDirectory = assetsDirectory
         self.report = report
         self.paths = paths
         self.rules = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
