@@ -51,7 +51,7 @@ import Testing
         while let path = walker?.nextObject() as? String {
             let skip = ["Pods/", "node_modules/", "Carthage/", ".git/", "build/", "DerivedData/", ".build/"]
             guard path.hasSuffix("/Contents.json"), !skip.contains(where: { path.hasPrefix($0) || path.contains("/" + $0) }),
-                path.hasSuffix(".appiconset/Contents.json")
+                path.hasSuffix(".appiconset/Contents.json") || path.hasSuffix(".launchimage/Contents.json")
                     || (path.contains(".brandassets/") && path.hasSuffix(".imageset/Contents.json")),
                 !path.contains(".framework/")
             else { continue }
@@ -177,7 +177,7 @@ import Testing
 
     @Test(.enabled(if: Repo.sharedAvailable, "needs ../shared/corpus beside the clone"))
     func corpusAppsPagesDrawEverySlot() throws {
-        for app in ["NetNewsWire", "iOctocat", "HomeAssistant", "DOOM-iOS-tvOS-2022"] {
+        for app in ["NetNewsWire", "iOctocat", "HomeAssistant", "DOOM-iOS-tvOS-2022", "Simplenote"] {
             let tree = try TempTree()
             _ = try Self.judge(Repo.corpus + "/" + app, tree: tree)
         }

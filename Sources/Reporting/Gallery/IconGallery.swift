@@ -4,7 +4,7 @@ import ProjectModel
 import SystemCalls
 
 /// The icons of the checked projects as the HTML report draws them: per project, each app icon
-/// set (and tvOS brand-asset image set, and Icon Composer bundle) with its slots in Contents.json
+/// set (and launch image set, tvOS brand-asset image set, and Icon Composer bundle) with its slots in Contents.json
 /// order, the order Xcode lays them out in (idiom, size, scale), each slot's picture or the reason
 /// it has none.
 struct IconGallery {
@@ -89,7 +89,7 @@ struct IconGallery {
                 guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), isDirectory.boolValue else {
                     continue
                 }
-                if name.hasSuffix(".appiconset") || name.hasSuffix(".icon")
+                if name.hasSuffix(".appiconset") || name.hasSuffix(".icon") || name.hasSuffix(".launchimage")
                     || (name.hasSuffix(".imageset") && folder.contains(".brandassets"))
                 {
                     found.append(path)
@@ -107,7 +107,8 @@ struct IconGallery {
             // SVG can carry script, and its rendering is Apple's to make.
             return IconSet(root: root, path: set, kind: "Icon Composer icon", slots: [], note: "its layers are not drawn here")
         }
-        let kind = set.hasSuffix(".appiconset") ? "app icon set" : "tvOS brand-asset image"
+        let kind =
+            set.hasSuffix(".appiconset") ? "app icon set" : set.hasSuffix(".launchimage") ? "launch image set" : "tvOS brand-asset image"
         guard let data = FileManager.default.contents(atPath: root + "/" + set + "/Contents.json") else {
             return IconSet(root: root, path: set, kind: kind, slots: [], note: "no Contents.json: no slots to draw")
         }
@@ -125,7 +126,10 @@ struct IconGallery {
                 return thumbnails.picture(of: file, side: isStore ? 160 : 64, outline: isStore)
             }
             return Slot(
-                idiom: entry.idiom ?? "?", size: entry.size ?? "?", scale: entry.scale ?? "",
+                idiom: entry.idiom ?? "?",
+                // A launch image has no size: its device subtype, orientation and extent name it.
+                size: entry.size ?? [entry.subtype, entry.orientation, entry.extent].compactMap { $0 }.joined(separator: " "),
+                scale: entry.scale ?? "",
                 appearance: entry.appearances.joined(separator: " "),
                 filename: entry.filename, path: path, picture: picture, isStore: isStore)
         }
