@@ -50,6 +50,15 @@ import Testing
         let walker = FileManager.default.enumerator(atPath: root)
         while let path = walker?.nextObject() as? String {
             let skip = ["Pods/", "node_modules/", "Carthage/", ".git/", "build/", "DerivedData/", ".build/"]
+            if path.hasSuffix(".icon/icon.json"), !skip.contains(where: { path.hasPrefix($0) || path.contains("/" + $0) }),
+                let data = FileManager.default.contents(atPath: root + "/" + path),
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
+                // An Icon Composer bundle: one slot per layer image it names.
+                let layers = (json["groups"] as? [[String: Any]] ?? []).flatMap { $0["layers"] as? [[String: Any]] ?? [] }
+                total += Set(layers.compactMap { $0["image-name"] as? String }).count
+                continue
+            }
             guard path.hasSuffix("/Contents.json"), !skip.contains(where: { path.hasPrefix($0) || path.contains("/" + $0) }),
                 path.hasSuffix(".appiconset/Contents.json") || path.hasSuffix(".launchimage/Contents.json")
                     || (path.contains(".brandassets/") && path.hasSuffix(".imageset/Contents.json")),
@@ -151,6 +160,7 @@ import Testing
         let loaded = try Self.load(page, in: tree)
         #expect(loaded.dom.contains("data-slot=\"App Store 1024x1024\""))
         #expect(!loaded.dom.contains("<svg") && Self.count("<script", in: loaded.dom) == 1, "nothing from the tree became markup")
+        #expect(loaded.dom.contains("not drawn here (SVG layer)"), "the SVG layer is listed, not drawn")
         #expect(loaded.requests.isEmpty, "\(loaded.requests)")
     }
 

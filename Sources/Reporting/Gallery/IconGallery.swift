@@ -102,11 +102,7 @@ struct IconGallery {
     }
 
     static func read(_ set: String, root: String, thumbnails: Thumbnails) -> IconSet {
-        if set.hasSuffix(".icon") {
-            // An Icon Composer bundle's layers (SVG among them) are never drawn in the page: an
-            // SVG can carry script, and its rendering is Apple's to make.
-            return IconSet(root: root, path: set, kind: "Icon Composer icon", slots: [], note: "its layers are not drawn here")
-        }
+        if set.hasSuffix(".icon") { return iconBundle(set, root: root, thumbnails: thumbnails) }
         let kind =
             set.hasSuffix(".appiconset") ? "app icon set" : set.hasSuffix(".launchimage") ? "launch image set" : "tvOS brand-asset image"
         guard let data = FileManager.default.contents(atPath: root + "/" + set + "/Contents.json") else {
@@ -134,5 +130,33 @@ struct IconGallery {
                 filename: entry.filename, path: path, picture: picture, isStore: isStore)
         }
         return IconSet(root: root, path: set, kind: kind, slots: slots, note: nil)
+    }
+
+    /// An Icon Composer bundle: each layer its icon.json names, a PNG drawn; an SVG (or any
+    /// other format) is listed, never put in the page (an SVG can carry script).
+    static func iconBundle(_ set: String, root: String, thumbnails: Thumbnails) -> IconSet {
+        let kind = "Icon Composer icon"
+        guard let data = FileManager.default.contents(atPath: root + "/" + set + "/icon.json"), data.count <= 1 << 20 else {
+            return IconSet(root: root, path: set, kind: kind, slots: [], note: "no icon.json that can be read: no layers to draw")
+        }
+        guard case .success(let document) = IconComposerDocument.parse([UInt8](data)) else {
+            return IconSet(root: root, path: set, kind: kind, slots: [], note: "icon.json does not parse: no layers to draw")
+        }
+        var names: [String] = []
+        for asset in document.assetNames where !names.contains(asset.name) { names.append(asset.name) }
+        let slots = names.prefix(64).map { name -> Slot in
+            let path = set + "/Assets/" + name
+            let picture: Thumbnails.Picture
+            if !FileManager.default.fileExists(atPath: root + "/" + path) {
+                picture = .notDrawn("the file is missing")
+            } else if name.lowercased().hasSuffix(".png") {
+                picture = thumbnails.picture(of: root + "/" + path, side: 64)
+            } else {
+                picture = .notDrawn("not drawn here (\((name as NSString).pathExtension.uppercased()) layer)")
+            }
+            return Slot(idiom: "layer", size: name, scale: "", appearance: "", filename: name, path: path, picture: picture, isStore: false)
+        }
+        return IconSet(
+            root: root, path: set, kind: kind, slots: slots, note: "the layers icon.json names; Apple renders the icon from them")
     }
 }
