@@ -36,9 +36,7 @@ enum ContactSheet {
         guard let data = FileManager.default.contents(atPath: path), data.count <= Thumbnails.maximumFileBytes,
             case .success(let image) = RGBAImage.decode([UInt8](data))
         else { return nil }
-        let scale = min(1, Double(cell) / Double(max(image.width, image.height)))
-        let w = max(1, Int((Double(image.width) * scale).rounded()))
-        let h = max(1, Int((Double(image.height) * scale).rounded()))
+        let (w, h) = Thumbnails.fit(image.width, image.height, side: cell)
         return w == image.width && h == image.height ? image : image.resized(width: w, height: h)
     }
 

@@ -47,9 +47,7 @@ final class Thumbnails {
         case .success(let decoded): image = decoded
         case .failure(let failure): return .notDrawn("cannot be drawn: \(failure.description)")
         }
-        let scale = min(1, Double(side) / Double(max(image.width, image.height)))
-        let w = max(1, Int((Double(image.width) * scale).rounded()))
-        let h = max(1, Int((Double(image.height) * scale).rounded()))
+        let (w, h) = Self.fit(image.width, image.height, side: side)
         guard let small = (w == image.width && h == image.height) ? image : image.resized(width: w, height: h),
             case .success(let png) = small.png(alpha: true)
         else { return .notDrawn("cannot be drawn") }
@@ -57,6 +55,13 @@ final class Thumbnails {
         var mask: Int?
         if outline, transparent { mask = Self.transparencyMask(of: image, width: w, height: h).flatMap(store) }
         return .image(id: store(png), width: image.width, height: image.height, transparent: transparent, mask: mask)
+    }
+
+    /// `width` × `height` scaled down (never up) to fit a `side`-pixel square, rounded, in integers.
+    static func fit(_ width: Int, _ height: Int, side: Int) -> (Int, Int) {
+        let longest = max(width, height, 1)
+        guard longest > side else { return (max(1, width), max(1, height)) }
+        return (max(1, (width * side + longest / 2) / longest), max(1, (height * side + longest / 2) / longest))
     }
 
     private func store(_ png: [UInt8]) -> Int {
