@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The package `make deb` builds (`make test` builds it and names it in RESWATCH_DEB): lintian
+/// The package `make deb` builds (`RESWATCH_RELEASE_CHECKS=1 make test`, as .ci/run runs it, builds
+/// it and names it in RESWATCH_DEB; a plain `make test` skips these tests, saying so): lintian
 /// finds no error or warning, and unpacked into a temporary root its binary runs without the
 /// Swift toolchain's help, checks the example as the source tree does, and its units verify.
 @Suite final class DebianPackageTests {
@@ -25,14 +26,14 @@ import Testing
         return list.map { "\($0["rule"]!) \($0["path"]!):\($0["line"]!) \($0["message"]!)" }
     }
 
-    @Test(.enabled(if: package != nil, "make test builds the package (make deb) and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
     func lintianFindsNoErrorOrWarning() throws {
         let result = try runCommand("/usr/bin/lintian", ["--tag-display-limit", "0", try #require(Self.package)])
         let tags = result.stdout.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
         #expect(result.status == 0 && tags.isEmpty, "\(tags.joined(separator: "\n"))\n\(result.stderr)")
     }
 
-    @Test(.enabled(if: package != nil, "make test builds the package (make deb) and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
     func itHoldsWhatAnInstallNeedsWhereDebianLooks() throws {
         let root = try unpacked()
         for path in [
@@ -62,7 +63,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: package != nil, "make test builds the package (make deb) and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
     func theUnpackedBinaryRunsAndChecksTheExample() throws {
         let root = try unpacked()
         let binary = root + "/usr/bin/reswatch"
@@ -118,7 +119,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: package != nil, "make test builds the package (make deb) and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
     func maintainerScriptsParseAndEnableNothing() throws {
         let control = try TempTree()
         #expect(try runCommand("/usr/bin/dpkg-deb", ["-e", try #require(Self.package), control.path]).status == 0)
