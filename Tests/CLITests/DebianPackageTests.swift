@@ -8,6 +8,8 @@ import Testing
 /// Swift toolchain's help, checks the example as the source tree does, and its units verify.
 @Suite final class DebianPackageTests {
     static let package = ProcessInfo.processInfo.environment["RESWATCH_DEB"]
+    static let needsPackage: Comment =
+        "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"
     static let example = Repo.root + "/Examples/SampleApp"
     var keep: [TempTree] = []
 
@@ -26,14 +28,14 @@ import Testing
         return list.map { "\($0["rule"]!) \($0["path"]!):\($0["line"]!) \($0["message"]!)" }
     }
 
-    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, needsPackage))
     func lintianFindsNoErrorOrWarning() throws {
         let result = try runCommand("/usr/bin/lintian", ["--tag-display-limit", "0", try #require(Self.package)])
         let tags = result.stdout.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
         #expect(result.status == 0 && tags.isEmpty, "\(tags.joined(separator: "\n"))\n\(result.stderr)")
     }
 
-    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, needsPackage))
     func itHoldsWhatAnInstallNeedsWhereDebianLooks() throws {
         let root = try unpacked()
         for path in [
@@ -63,7 +65,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, needsPackage))
     func theUnpackedBinaryRunsAndChecksTheExample() throws {
         let root = try unpacked()
         let binary = root + "/usr/bin/reswatch"
@@ -119,7 +121,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: package != nil, "needs the Debian package: RESWATCH_RELEASE_CHECKS=1 make test (.ci/run) builds it and sets RESWATCH_DEB"))
+    @Test(.enabled(if: package != nil, needsPackage))
     func maintainerScriptsParseAndEnableNothing() throws {
         let control = try TempTree()
         #expect(try runCommand("/usr/bin/dpkg-deb", ["-e", try #require(Self.package), control.path]).status == 0)
