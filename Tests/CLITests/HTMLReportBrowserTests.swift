@@ -115,7 +115,7 @@ import Testing
 
     /// Names with markup and bytes that are not UTF-8, a 20,000 × 20,000 PNG, and an Icon Composer
     /// layer that is an SVG with script: the page stays well-formed and inert.
-    @Test func hostileTreesGiveAnInertPage() throws {
+    @Test(.timeLimit(.minutes(2))) func hostileTreesGiveAnInertPage() throws {
         let tree = try TempTree()
         let set = try tree.addMarketingIconApp()
         let hostile = "<img src=x onerror=alert(1)>&\"'.png"
@@ -140,7 +140,10 @@ import Testing
         #expect(try runCommand("/usr/bin/python3", ["-c", script, huge]).status == 0)
         let contents =
             #"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"huge.png"},"#
-            + #"{"idiom":"iphone","size":"60x60","scale":"2x","filename":"<img src=x onerror=alert(1)>&\"'.png"}]}"#
+            + #"{"idiom":"iphone","size":"60x60","scale":"2x","filename":"<img src=x onerror=alert(1)>&\"'.png"},"#
+            + #"{"idiom":"iphone","size":"60x60","scale":"3x","filename":"pipe.png"}]}"#
+        // A FIFO where an icon should be: read by nobody (a reader would wait for a writer forever).
+        #expect(mkfifo(set + "/pipe.png", 0o644) == 0)
         try tree.write(["App/Assets.xcassets/AppIcon.appiconset/Contents.json": .text(contents)])
         try tree.write([
             "App/AppIcon.icon/icon.json": .text(#"{"groups":[{"layers":[{"image-name":"evil.svg","name":"evil"}]}]}"#),
@@ -157,6 +160,7 @@ import Testing
             text.contains("Icon\\xFF\\xFE.png") || text.contains("Icon\\xff\\xfe.png"), "a name that is not UTF-8 is shown as its bytes")
         #expect(text.utf8.count < 1 << 20, "the huge PNG is not drawn: \(text.utf8.count) bytes")
         #expect(text.contains("huge.png") && text.contains("cannot be drawn"), "its slot says why it has no picture")
+        #expect(text.contains("a FIFO (named pipe)"), "the FIFO's slot says what it is")
         let loaded = try Self.load(page, in: tree)
         #expect(loaded.dom.contains("data-slot=\"App Store 1024x1024\""))
         #expect(!loaded.dom.contains("<svg") && Self.count("<script", in: loaded.dom) == 1, "nothing from the tree became markup")

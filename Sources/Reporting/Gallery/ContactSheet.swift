@@ -1,5 +1,6 @@
 import Foundation
 import ImageFacts
+import SystemCalls
 
 /// An icon set as one small PNG (`check --format markdown --assets DIR`): its slots in
 /// Contents.json order, a 64-pixel cell each, the picture over a checkerboard where it is
@@ -33,8 +34,8 @@ enum ContactSheet {
 
     /// The picture at `path` scaled to fit a cell, or nil when it cannot be drawn.
     static func picture(_ path: String) -> RGBAImage? {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= Thumbnails.maximumFileBytes,
-            case .success(let image) = RGBAImage.decode([UInt8](data))
+        guard let data = try? FileSystem.readFile(path, limit: Thumbnails.maximumFileBytes),
+            case .success(let image) = RGBAImage.decode(data)
         else { return nil }
         let (w, h) = Thumbnails.fit(image.width, image.height, side: cell)
         return w == image.width && h == image.height ? image : image.resized(width: w, height: h)

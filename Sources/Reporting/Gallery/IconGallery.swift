@@ -82,13 +82,11 @@ struct IconGallery {
             let folder = queue.removeFirst()
             listed += 1
             let absolute = folder.isEmpty ? root : root + "/" + folder
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: absolute) else { continue }
-            for name in names.sorted() where !skipped.contains(name) {
+            // Links to folders are not followed (as the engine does not): no loop, no escape.
+            guard let entries = try? FileSystem.listDirectory(absolute) else { continue }
+            for entry in entries where entry.isDirectory && !skipped.contains(entry.name) {
+                let name = entry.name
                 let path = folder.isEmpty ? name : folder + "/" + name
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    continue
-                }
                 if name.hasSuffix(".appiconset") || name.hasSuffix(".icon") || name.hasSuffix(".launchimage")
                     || (name.hasSuffix(".imageset") && folder.contains(".brandassets"))
                 {
@@ -101,15 +99,18 @@ struct IconGallery {
         return found
     }
 
+    /// Whether something is at `path` (following links), by the tree's own file-name rules.
+    static func exists(_ path: String) -> Bool { (try? FileSystem.statusFollowingLinks(path)) != nil }
+
     static func read(_ set: String, root: String, thumbnails: Thumbnails) -> IconSet {
         if set.hasSuffix(".icon") { return iconBundle(set, root: root, thumbnails: thumbnails) }
         let kind =
             set.hasSuffix(".appiconset") ? "app icon set" : set.hasSuffix(".launchimage") ? "launch image set" : "tvOS brand-asset image"
-        guard let data = FileManager.default.contents(atPath: root + "/" + set + "/Contents.json") else {
+        guard let data = try? FileSystem.readFile(root + "/" + set + "/Contents.json", limit: 4 << 20) else {
             return IconSet(root: root, path: set, kind: kind, slots: [], note: "no Contents.json: no slots to draw")
         }
         let contents: AssetContents
-        switch AssetContentsReader.parse([UInt8](data)) {
+        switch AssetContentsReader.parse(data) {
         case .success(let parsed): contents = parsed
         case .failure(let error): return IconSet(root: root, path: set, kind: kind, slots: [], note: "Contents.json: \(error)")
         }
@@ -118,7 +119,7 @@ struct IconGallery {
             let path = entry.filename.map { set + "/" + $0 }
             let picture = path.map { p -> Thumbnails.Picture in
                 let file = root + "/" + p
-                guard FileManager.default.fileExists(atPath: file) else { return .notDrawn("the file is missing") }
+                guard exists(file) else { return .notDrawn("the file is missing") }
                 return thumbnails.picture(of: file, side: isStore ? 160 : 64, outline: isStore)
             }
             return Slot(
@@ -136,10 +137,10 @@ struct IconGallery {
     /// other format) is listed, never put in the page (an SVG can carry script).
     static func iconBundle(_ set: String, root: String, thumbnails: Thumbnails) -> IconSet {
         let kind = "Icon Composer icon"
-        guard let data = FileManager.default.contents(atPath: root + "/" + set + "/icon.json"), data.count <= 1 << 20 else {
+        guard let data = try? FileSystem.readFile(root + "/" + set + "/icon.json", limit: 1 << 20) else {
             return IconSet(root: root, path: set, kind: kind, slots: [], note: "no icon.json that can be read: no layers to draw")
         }
-        guard case .success(let document) = IconComposerDocument.parse([UInt8](data)) else {
+        guard case .success(let document) = IconComposerDocument.parse(data) else {
             return IconSet(root: root, path: set, kind: kind, slots: [], note: "icon.json does not parse: no layers to draw")
         }
         var names: [String] = []
@@ -147,7 +148,7 @@ struct IconGallery {
         let slots = names.prefix(64).map { name -> Slot in
             let path = set + "/Assets/" + name
             let picture: Thumbnails.Picture
-            if !FileManager.default.fileExists(atPath: root + "/" + path) {
+            if !exists(root + "/" + path) {
                 picture = .notDrawn("the file is missing")
             } else if name.lowercased().hasSuffix(".png") {
                 picture = thumbnails.picture(of: root + "/" + path, side: 64)

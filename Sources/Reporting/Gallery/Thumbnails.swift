@@ -1,5 +1,6 @@
 import Foundation
 import ImageFacts
+import SystemCalls
 
 /// The pictures of an HTML page: each image downscaled to the size it is shown at (with the
 /// resampler `fix` uses), encoded as PNG once per identical result, within a byte budget. Past the
@@ -29,9 +30,11 @@ final class Thumbnails {
     /// The picture of the PNG at `path`, `side` CSS pixels at most; `outline`: also make the
     /// overlay that marks its transparent pixels (the 1024 App Store icon).
     func picture(of path: String, side: Int, outline: Bool = false) -> Picture {
-        guard let data = FileManager.default.contents(atPath: path) else { return .notDrawn("cannot be read") }
-        guard data.count <= Self.maximumFileBytes else { return .notDrawn("too large to draw (\(data.count) bytes)") }
-        return picture(of: [UInt8](data), side: side, outline: outline)
+        // Only a regular file is read, never blocking (a FIFO named Icon.png is said, not waited on).
+        switch Result(catching: { () throws(SystemError) in try FileSystem.readFile(path, limit: Self.maximumFileBytes) }) {
+        case .success(let bytes): return picture(of: bytes, side: side, outline: outline)
+        case .failure(let error): return .notDrawn("cannot be read: \(error.reason)")
+        }
     }
 
     /// The picture of PNG `bytes` (a file's content before or after a repair).

@@ -79,7 +79,7 @@ public struct MarkdownReporter: Reporter {
                 out += "*Contact sheet of \(Self.escape(set.path)) not written: \(Self.escape(error.reason))*\n\n"
                 continue
             }
-            let missing = set.slots.filter { slot in slot.path.map { !FileManager.default.fileExists(atPath: set.root + "/" + $0) } ?? true
+            let missing = set.slots.filter { slot in slot.path.map { !IconGallery.exists(set.root + "/" + $0) } ?? true
             }
             out += "![\(Self.escape(set.path))](\(Self.linkPath(folder + "/" + name)))\n\n"
             out +=
