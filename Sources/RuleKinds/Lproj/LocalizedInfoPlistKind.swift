@@ -113,7 +113,7 @@ public struct LocalizedInfoPlistKind: RuleKind {
             context.report(
                 Self.unknownKey, path: path, line: line,
                 message:
-                    "\(key) is not a key of the app's Info.plist (\(RelativePath.name(app))): its translation never applies\(more)\(hint)")
+                    "\(key) is not a key of the app's Info.plist (\(app)): its translation never applies\(more)\(hint)")
         }
     }
 
