@@ -155,7 +155,7 @@ import Testing
         let text = try String(contentsOfFile: page, encoding: .utf8)
         #expect(Self.count("<script", in: text) == 1, "only the page's own script")
         #expect(!text.contains("<svg") && !text.contains("<img"), "no markup from the tree")
-        #expect(text.contains("&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&#39;.png"))
+        #expect(text.contains("&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&apos;.png"))
         #expect(
             text.contains("Icon\\xFF\\xFE.png") || text.contains("Icon\\xff\\xfe.png"), "a name that is not UTF-8 is shown as its bytes")
         #expect(text.utf8.count < 1 << 20, "the huge PNG is not drawn: \(text.utf8.count) bytes")

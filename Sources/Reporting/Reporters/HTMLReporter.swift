@@ -37,22 +37,9 @@ struct HTMLPage {
     let context: ReportContext
     var body = ""
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in FileName.escapingUndecodable(s).unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case _ where c.value < 0x20 && c != "\n" && c != "\t": out += "\\u{\(String(c.value, radix: 16))}"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Text as HTML: the XML formats' escaping (`&`, `<`, `>`, both quotes, control characters,
+    /// bytes that are not UTF-8 as `\\xHH`) is valid in HTML too.
+    static func escape(_ s: String) -> String { XML.escape(s) }
 
     /// One project: its products' context lines, its icon sets with their findings, then its
     /// other findings.
