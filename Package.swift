@@ -84,6 +84,10 @@ let package = Package(
         .target(name: "Reporting", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKit", "SystemCalls"]),
         // `reswatch fix`: repairs planned from findings, carried out atomically with a journal.
         .target(name: "Repair", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "SystemCalls"]),
+        // `check` and `fix` as library flows: the commands parse flags into their options value.
+        .target(
+            name: "Flows",
+            dependencies: ["Findings", "ProjectModel", "Repair", "Reporting", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls"]),
         // Only the watcher imports libinotifytools; all its calls happen on one thread.
         .target(name: "Watcher", dependencies: ["CInotifyTools", "SystemCalls"]),
         // JSON-RPC messages shared by the daemon's server and the command-line clients.
@@ -119,7 +123,8 @@ let package = Package(
         .executableTarget(
             name: "reswatch",
             dependencies: [
-                "Daemon", "Findings", "LanguageServer", "ProjectModel", "Repair", "Reporting", "ReswatchProtocol", "RuleEngine", "RuleKit",
+                "Daemon", "Findings", "Flows", "LanguageServer", "ProjectModel", "Repair", "Reporting", "ReswatchProtocol", "RuleEngine",
+                "RuleKit",
                 "RuleKinds", "SocketServer", "StatusBar", "SystemCalls", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -163,7 +168,15 @@ let package = Package(
             dependencies: ["Findings", "ImageFacts", "Repair", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport"]),
+            dependencies: [
+                "Findings", "Flows", "ImageFacts", "ReswatchProtocol", "Reporting", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "FlowsTests",
+            dependencies: [
+                "Findings", "Flows", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "TestSupport",
+            ]),
         .testTarget(name: "WatcherTests", dependencies: ["TestSupport", "Watcher"]),
         .testTarget(
             name: "DaemonTests",
@@ -188,7 +201,7 @@ let package = Package(
         .testTarget(name: "StatusBarTests", dependencies: ["Findings", "ReswatchProtocol", "StatusBar"]),
         .target(
             name: "TestSupport",
-            dependencies: ["ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "Watcher"],
+            dependencies: ["Flows", "ImageFacts", "ReswatchProtocol", "RuleEngine", "RuleKinds", "RuleKit", "SystemCalls", "Watcher"],
             path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

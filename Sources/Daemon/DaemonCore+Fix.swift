@@ -14,20 +14,14 @@ extension DaemonCore {
         guard let root = roots.keys.filter({ path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }).max(by: { $0.count < $1.count })
         else { throw .notFound("\(path) is not under a watched root (watch/list shows the roots)") }
         let scope = path == root ? "" : String(path.dropFirst(root == "/" ? 1 : root.count + 1))
-        var options = RepairOptions(singleSize: params.singleSize)
-        if let background = params.background {
-            guard let color = RepairOptions.color(background) else { throw .invalidParams("background must be #rrggbb, white or black") }
-            options.background = color
-        }
-        if let only = params.only {
-            for id in only where !Repairer.repairableRules.contains(id) {
-                throw .invalidParams("only: no repair for \(id) (repairable: \(Repairer.repairableRules.sorted().joined(separator: ", ")))")
-            }
-        }
-        let only = params.only.map(Set.init)
+        let choices: FixChoices
+        do throws(FixChoiceProblem) {
+            choices = try FixChoices(only: params.only, background: params.background, singleSize: params.singleSize)
+        } catch { throw .invalidParams(error.message) }
+        let only = choices.only
         let apply = params.apply
         let line = params.line
-        let repairOptions = options
+        let repairOptions = choices.options
         let outcome = FixOutcome()
         _ = await runEngine(root) { engine in
             let findings = engine.diagnostics.filter {

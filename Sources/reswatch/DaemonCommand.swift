@@ -1,5 +1,6 @@
 import ArgumentParser
 import Daemon
+import Flows
 import Foundation
 import Logging
 import ReswatchProtocol

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Flows
 import Foundation
 import SystemCalls
 
@@ -67,8 +68,4 @@ struct Reswatch: AsyncParsableCommand {
             exit(withError: error)
         }
     }
-}
-
-enum ReswatchVersion {
-    static let string = "0.2.0"
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Findings
+import Flows
 import Foundation
 import Reporting
 import RuleEngine

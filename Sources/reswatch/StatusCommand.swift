@@ -1,4 +1,5 @@
 import ArgumentParser
+import Flows
 import Foundation
 import ReswatchProtocol
 import StatusBar

@@ -10,10 +10,10 @@ import Testing
 
     /// The tree before, and after a whole `fix --apply` (the repairs are deterministic).
     static func beforeAndAfter() throws -> (before: [String: Data], after: [String: Data]) {
-        let tree = try FixCommandTests.copy(sample)
-        let before = FixCommandTests.snapshot(tree.path)
+        let tree = try FixTrees.copy(sample)
+        let before = FixTrees.snapshot(tree.path)
         #expect(try FixCommandTests.fix(["--apply", tree.path]).stdout.contains("applied 4 repair(s)"))
-        return (before, FixCommandTests.snapshot(tree.path))
+        return (before, FixTrees.snapshot(tree.path))
     }
 
     /// Each file is as before or as after, never anything else; the unfinished write of a killed
@@ -37,12 +37,12 @@ import Testing
         let (before, after) = try Self.beforeAndAfter()
         // SampleApp's plan: a rename (logo.png → logo.jpg), its Contents.json, three icons.
         for n in 0..<4 {
-            let tree = try FixCommandTests.copy(Self.sample)
+            let tree = try FixTrees.copy(Self.sample)
             var environment = ProcessInfo.processInfo.environment
             environment["RESWATCH_FAULT_KILL_AFTER_CHANGE"] = String(n)
             let killed = try runCommand(Repo.binary, ["fix", "--apply", tree.path], environment: environment)
             #expect(killed.status == SIGKILL && !killed.stdout.contains("applied"), "run \(n) was not stopped: \(killed.stdout)")
-            let now = FixCommandTests.snapshot(tree.path)
+            let now = FixTrees.snapshot(tree.path)
             _ = Self.everyFileIsWhole(now, before: before, after: after)
             let plan = try FixCommandTests.fix([tree.path])
             #expect(plan.stdout.contains("stopped part-way: \(n + 1) of its 5 change(s) are made"), "\(plan.stdout)")
@@ -50,7 +50,7 @@ import Testing
             #expect(plan.stdout.components(separatedBy: "\n  not made: ").count - 1 == 4 - n, "\(plan.stdout)")
             let undo = try FixCommandTests.fix(["--undo", tree.path])
             #expect(undo.status == 0 && undo.stdout.contains("(a run that had stopped part-way)"), "\(undo.stdout)\(undo.stderr)")
-            #expect(FixCommandTests.snapshot(tree.path) == before, "every byte restored after a kill after change \(n)")
+            #expect(FixTrees.snapshot(tree.path) == before, "every byte restored after a kill after change \(n)")
             #expect(!(try FixCommandTests.fix([tree.path]).stdout.contains("stopped part-way")), "an undone run is not named again")
         }
     }
@@ -59,8 +59,8 @@ import Testing
     /// removals made, and --undo puts every removed icon back.
     @Test func aSingleSizeRunKilledAmongItsRemovalsIsUndone() throws {
         for n in [4, 10] {
-            let tree = try FixCommandTests.copy(Self.sample)
-            let before = FixCommandTests.snapshot(tree.path)
+            let tree = try FixTrees.copy(Self.sample)
+            let before = FixTrees.snapshot(tree.path)
             var environment = ProcessInfo.processInfo.environment
             environment["RESWATCH_FAULT_KILL_AFTER_CHANGE"] = String(n)
             let killed = try runCommand(Repo.binary, ["fix", "--apply", "--single-size", tree.path], environment: environment)
@@ -70,7 +70,7 @@ import Testing
             #expect(plan.stdout.contains("  made: remove SampleApp/Assets.xcassets/AppIcon.appiconset/"), "\(plan.stdout)")
             let undo = try FixCommandTests.fix(["--undo", tree.path])
             #expect(undo.status == 0, "\(undo.stderr)")
-            #expect(FixCommandTests.snapshot(tree.path) == before, "every byte restored after a kill after change \(n)")
+            #expect(FixTrees.snapshot(tree.path) == before, "every byte restored after a kill after change \(n)")
         }
     }
 
@@ -79,10 +79,10 @@ import Testing
     @Test func aRunKilledAtAnyMomentLeavesWholeFilesAndIsUndone() throws {
         let (before, after) = try Self.beforeAndAfter()
         let start = Date()
-        _ = try FixCommandTests.fix([try FixCommandTests.copy(Self.sample).path])
+        _ = try FixCommandTests.fix([try FixTrees.copy(Self.sample).path])
         let whole = Date().timeIntervalSince(start)
         for fraction in [0.6, 0.8, 0.9, 0.95, 1.0, 1.1] {
-            let tree = try FixCommandTests.copy(Self.sample)
+            let tree = try FixTrees.copy(Self.sample)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Repo.binary)
             process.arguments = ["fix", "--apply", tree.path]
@@ -92,10 +92,10 @@ import Testing
             Thread.sleep(forTimeInterval: whole * fraction)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            _ = Self.everyFileIsWhole(FixCommandTests.snapshot(tree.path), before: before, after: after)
+            _ = Self.everyFileIsWhole(FixTrees.snapshot(tree.path), before: before, after: after)
             let undo = try FixCommandTests.fix(["--undo", tree.path])
             #expect(undo.status == 0 || undo.stderr.contains("nothing to undo"), "\(undo.stdout)\(undo.stderr)")
-            #expect(FixCommandTests.snapshot(tree.path) == before, "every byte restored after a kill at \(fraction) of a run")
+            #expect(FixTrees.snapshot(tree.path) == before, "every byte restored after a kill at \(fraction) of a run")
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
     static let app = "IceCubesApp-2026"
 
     static func findings(_ path: String) throws -> (status: Int32, diagnostics: [[String: Any]]) {
-        let (result, diagnostics) = try checkDiagnostics([path])
+        let (result, diagnostics) = checkDiagnostics([path])
         return (result.status, diagnostics)
     }
 
@@ -98,7 +98,7 @@ import Testing
         #expect(symlink("/etc", tree.path + "/App/Linked.icon") == 0)
         // A sparse 2 GB layer: no disk is spent, and reswatch must not read it whole.
         #expect(truncate(tree.path + "/App/Big.icon/Assets/a.png", 2 << 30) == 0)
-        let (result, diagnostics) = try checkDiagnostics([tree.path + "/App"])
+        let (result, diagnostics) = checkDiagnostics([tree.path + "/App"])
         #expect(result.status == 1, "\(result.stderr)")
         func finding(_ path: String) -> String? {
             diagnostics.first { $0["path"] as? String == path }.map { "\($0["rule"] ?? "") \($0["message"] ?? "")" }

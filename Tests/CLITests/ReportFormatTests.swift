@@ -51,7 +51,7 @@ struct ReportFormatTests {
 
     @Test(
         .enabled(if: Repo.sharedAvailable, "needs ../shared/corpus beside the clone (a lone clone skips the corpus tests)"),
-        arguments: CorpusTests.apps)
+        arguments: Repo.corpusApps)
     func everyFormatOfEachCorpusAppIsReadByItsConsumer(_ app: String) throws {
         let (findings, read) = try Self.checkAllFormats(["--base-path", Repo.corpus, Repo.corpus + "/" + app])
         Self.expectEveryFindingRead(findings, read)

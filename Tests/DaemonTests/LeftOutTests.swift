@@ -55,7 +55,7 @@ import Testing
         #expect(rules.contains("launch.missing"), "the iOS app's Info.plist is judged now: \(rules)")
         // Not "builds no iOS app" any more (what is said now is only that its sources are absent).
         #expect(!(try daemon.diagnosticLines()).contains { $0.hasPrefix("project.not-checked") && $0.contains("builds no iOS app") })
-        let (_, cold) = try checkDiagnostics([tree.path])
+        let (_, cold) = checkDiagnostics([tree.path])
         #expect(try daemon.diagnosticLines() == cold.map { "\($0["rule"] ?? "") \($0["path"] ?? "") \($0["message"] ?? "")" }.sorted())
 
         try tree.write(["Runner.xcodeproj/project.pbxproj": .text(Self.pbxproj(sdk: "macosx"))])
@@ -95,7 +95,7 @@ import Testing
         #expect(!rules.contains("image.not-png"), "\(rules)")
 
         // The daemon holds what a cold check finds.
-        let (_, cold) = try checkDiagnostics([tree.path])
+        let (_, cold) = checkDiagnostics([tree.path])
         let coldLines = cold.map { "\($0["rule"] ?? "") \($0["path"] ?? "") \($0["message"] ?? "")" }.sorted()
         #expect(try daemon.diagnosticLines() == coldLines)
 

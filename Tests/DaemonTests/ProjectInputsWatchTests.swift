@@ -14,7 +14,7 @@ import Testing
     }
 
     static func matchesColdCheck(_ daemon: DaemonHarness, _ tree: TempTree) throws -> Bool {
-        let (_, cold) = try checkDiagnostics([tree.path])
+        let (_, cold) = checkDiagnostics([tree.path])
         return try daemon.diagnosticLines() == cold.map { "\($0["rule"] ?? "") \($0["path"] ?? "") \($0["message"] ?? "")" }.sorted()
     }
 

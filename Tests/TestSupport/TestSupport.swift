@@ -18,6 +18,9 @@ public enum Repo {
     public static var shared: String { (root as NSString).deletingLastPathComponent + "/shared" }
     public static var corpus: String { shared + "/corpus" }
     public static var sharedAvailable: Bool { FileManager.default.fileExists(atPath: corpus + "/MANIFEST.md") }
+    /// The corpus apps' folders (none in a lone clone).
+    public static let corpusApps =
+        (try? FileManager.default.contentsOfDirectory(atPath: corpus).filter { !$0.hasSuffix(".md") }.sorted()) ?? []
     public static var sharedRequired: Bool { ProcessInfo.processInfo.environment["RESWATCH_REQUIRE_SHARED"] == "1" }
     /// The rule-id contract, kept in the repository.
     public static var contract: String { root + "/docs/spec/rules.md" }
@@ -129,14 +132,6 @@ public func runCommand(_ executable: String, _ arguments: [String], environment:
 
 extension Engine {
     public func ids(at path: String) -> [String] { diagnostics.filter { $0.path == path }.map(\.rule).sorted() }
-}
-
-/// `reswatch check --format json ARGUMENTS`: the exit status and the diagnostics array (empty
-/// when the output is not the JSON report; `result.stderr` then says why).
-public func checkDiagnostics(_ arguments: [String]) throws -> (result: CommandResult, diagnostics: [[String: Any]]) {
-    let result = try runCommand(Repo.binary, ["check", "--format", "json"] + arguments)
-    let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-    return (result, object?["diagnostics"] as? [[String: Any]] ?? [])
 }
 
 /// A real JPEG, `width`×`height`, a colour gradient, made by Debian's `cjpeg` (libjpeg-turbo-progs,

@@ -1,3 +1,4 @@
+import Flows
 import Foundation
 import ImageFacts
 import RuleEngine
@@ -8,8 +9,8 @@ import Testing
 /// the wrong folder must not stay green. `check` exits 2 and says what it looked for and found;
 /// `--allow-empty` accepts it, as linters accept an empty file set.
 @Suite struct NothingToCheckTests {
-    static func check(_ arguments: [String]) throws -> CommandResult {
-        try runCommand(Repo.binary, ["check", "--no-color"] + arguments)
+    static func check(_ paths: [String], _ configure: (inout CheckOptions) -> Void = { _ in }) -> CommandResult {
+        checkInProcess(paths, configure)
     }
 
     @Test func swiftSourcesUnrelatedTextAndAnEmptyFolderExitTwoWithAReason() throws {
@@ -19,19 +20,19 @@ import Testing
             "notes/photo.png": .png(PNGSpec(width: 8, height: 8)),
             "empty": .directory,
         ])
-        let sources = try Self.check([tree.path + "/Sources"])
+        let sources = Self.check([tree.path + "/Sources"])
         #expect(sources.status == 2, "\(sources.stdout)\(sources.stderr)")
         #expect(sources.stderr.contains("nothing to check in \(tree.path)/Sources: it holds 2 files, among them 2 source files"))
         #expect(sources.stderr.contains("an Xcode project (.xcodeproj)") && sources.stderr.contains("an asset catalog (.xcassets)"))
-        let notes = try Self.check([tree.path + "/notes"])
+        let notes = Self.check([tree.path + "/notes"])
         #expect(notes.status == 2 && notes.stderr.contains("it holds 3 files, among them 1 PNG no Info.plist names"), "\(notes.stderr)")
-        let empty = try Self.check([tree.path + "/empty"])
+        let empty = Self.check([tree.path + "/empty"])
         #expect(empty.status == 2 && empty.stderr.contains("it holds 0 files"), "\(empty.stderr)")
         #expect(empty.stderr.contains("--allow-empty accepts it"))
-        let allowed = try Self.check(["--allow-empty", tree.path + "/empty"])
+        let allowed = Self.check([tree.path + "/empty"]) { $0.allowEmpty = true }
         #expect(allowed.status == 0 && allowed.stderr.contains("note: nothing to check"), "\(allowed.stderr)")
         // JSON output is still a report; the exit status and stderr say nothing was checked.
-        let json = try Self.check(["--format", "json", tree.path + "/Sources"])
+        let json = Self.check([tree.path + "/Sources"]) { $0.outputs = [OutputPlan.Output(format: "json", file: nil)] }
         #expect(json.status == 2 && (try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) != nil)
     }
 
@@ -40,10 +41,10 @@ import Testing
             "ios/App/Info.plist": .text(ExampleTreesPlist.minimal),
             "android/build.gradle": .text("apply plugin: 'com.android.application'\n"),
         ])
-        let both = try Self.check([tree.path + "/ios", tree.path + "/android"])
+        let both = Self.check([tree.path + "/ios", tree.path + "/android"])
         #expect(both.status == 2 && both.stderr.contains("nothing to check in \(tree.path)/android"), "\(both.stderr)")
         #expect(!both.stderr.contains("nothing to check in \(tree.path)/ios"))
-        let ios = try Self.check([tree.path + "/ios"])
+        let ios = Self.check([tree.path + "/ios"])
         #expect(ios.status == 0 || ios.status == 1, "\(ios.stderr)")
         #expect(!ios.stderr.contains("nothing to check"))
     }
@@ -56,7 +57,7 @@ import Testing
     ])
     func eachKindOfResourceIsSomethingToCheck(_ file: String) throws {
         let tree = try TempTree([file: .text("{}\n")])
-        let result = try Self.check([tree.path])
+        let result = Self.check([tree.path])
         #expect(!result.stderr.contains("nothing to check"), "\(file): \(result.stderr)")
         #expect(result.status != 2 || result.stderr.contains("config.invalid"), "\(file): \(result.status) \(result.stderr)")
     }

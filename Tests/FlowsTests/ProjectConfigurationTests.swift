@@ -13,7 +13,7 @@ import Testing
     static let appPlist = plist("<key>CFBundleIdentifier</key><string>com.example.app</string>")
 
     func check(_ args: [String]) throws -> (CommandResult, [[String: Any]], [[String: Any]]) {
-        let result = try runCommand(Repo.binary, ["check", "--format", "json"] + args)
+        let result = checkDiagnostics(args).result
         let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
         return (result, try #require(root["diagnostics"] as? [[String: Any]]), try #require(root["projects"] as? [[String: Any]]))
     }

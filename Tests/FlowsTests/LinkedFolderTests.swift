@@ -30,7 +30,7 @@ import Testing
 
     @Test func aLinkedResourceFolderIsSaidNotCheckedAndItsNameCounts() throws {
         let tree = try Self.tree()
-        let result = try runCommand(Repo.binary, ["check", "--format", "json", tree.path + "/App"])
+        let result = checkDiagnostics([tree.path + "/App"]).result
         #expect(result.status == 1, "\(result.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let diagnostics = try #require(object?["diagnostics"] as? [[String: Any]])

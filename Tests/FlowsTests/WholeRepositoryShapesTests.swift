@@ -31,7 +31,7 @@ import Testing
             "fastlane/metadata/iTunesArtwork@2x.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba)),
             "android/app/src/main/res/mipmap-hdpi/ic_launcher.png": .bytes(Array("not a png".utf8)),
         ])
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         for path in ["assets/", "fastlane/", "android/"] {
             #expect(!found.contains { $0.contains(" " + path) && !$0.hasPrefix("project.left-out") }, "\(path): \(found)")
@@ -47,7 +47,7 @@ import Testing
             "\(found)")
 
         // --all-files judges the root's files as before.
-        let (_, all) = try checkDiagnostics(["--all-files", tree.path])
+        let (_, all) = checkDiagnostics([tree.path]) { $0.allFiles = true }
         #expect(all.contains { $0["rule"] as? String == "icon.itunesartwork" }, "\(all.map { $0["rule"] ?? "" })")
     }
 
@@ -75,7 +75,7 @@ import Testing
             files["App/Assets.xcassets/\(name).appiconset/i.png"] = .png(PNGSpec(width: 1024, height: 1024, color: alpha ? .rgba : .rgb))
         }
         let tree = try TempTree(files)
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         #expect(!found.contains { $0.hasPrefix("icon.marketing-alpha") }, "\(found)")
         for name in ["AppIcon-Debug", "AppIcon-Enterprise", "AppIcon-Old"] {
@@ -111,7 +111,7 @@ import Testing
             "Packages/Store/Sources/Store/Store.swift": .text("import Foundation\nlet d = UserDefaults.standard\n"),
         ]
         let tree = try TempTree(files)
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         let missing = diagnostics.filter { $0["rule"] as? String == "privacy.manifest-missing" }
         #expect(missing.map { $0["path"] as? String } == ["Packages/Store/Sources/Store/Store.swift"], "\(diagnostics)")
         #expect((missing.first?["message"] as? String)?.hasPrefix("App has no privacy manifest") == true)
@@ -119,7 +119,7 @@ import Testing
         // Not linked: the package is another product's, not the app's.
         files["project.yml"] = .text(yml.replacingOccurrences(of: "\n    dependencies:\n      - package: Store", with: ""))
         let unlinked = try TempTree(files)
-        let (_, none) = try checkDiagnostics([unlinked.path])
+        let (_, none) = checkDiagnostics([unlinked.path])
         #expect(!none.contains { $0["rule"] as? String == "privacy.manifest-missing" }, "\(none)")
     }
 
@@ -154,7 +154,7 @@ import Testing
             "App/Icon-72.png": .png(PNGSpec(width: 50, height: 50, color: .rgba)),
             "App/iTunesArtwork@2x.png": .png(PNGSpec(width: 300, height: 300, color: .rgba)),
         ])
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         for name in ["Default@2x.png", "Icon-72.png", "iTunesArtwork@2x.png"] {
             #expect(!found.contains { $0.hasSuffix("App/" + name) && !$0.hasPrefix("project.left-out") }, "\(name): \(found)")

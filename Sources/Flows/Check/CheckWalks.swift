@@ -6,11 +6,11 @@ import Synchronization
 /// walk waits on the file system, the loading (composing the built-in modules' YAML) on the CPU,
 /// and a check did one after the other (docs/performance.md). An engine given a walked tree
 /// (`Engine.fullScan(walked:)`) does not walk it again.
-final class CheckWalks: Sendable {
+package final class CheckWalks: Sendable {
     private let walked = Mutex<[String: ResourceTree]>([:])
     private let done = DispatchGroup()
 
-    init(roots: [String], excludes: Set<String>) {
+    package init(roots: [String], excludes: Set<String>) {
         for root in Set(roots) {
             done.enter()
             DispatchQueue.global(qos: .userInitiated).async { [self] in
@@ -23,7 +23,7 @@ final class CheckWalks: Sendable {
     }
 
     /// `root` walked, once every walk has finished; each tree is handed out once.
-    func tree(_ root: String) -> ResourceTree? {
+    package func tree(_ root: String) -> ResourceTree? {
         done.wait()
         return walked.withLock { $0.removeValue(forKey: root) }
     }

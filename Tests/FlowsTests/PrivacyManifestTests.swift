@@ -17,7 +17,7 @@ import Testing
         return try findings(tree.path + "/App")
     }
 
-    static func findings(_ path: String) throws -> [[String: Any]] { try checkDiagnostics([path]).diagnostics }
+    static func findings(_ path: String) throws -> [[String: Any]] { checkDiagnostics([path]).diagnostics }
 
     static func privacy(_ d: [[String: Any]]) -> [[String: Any]] {
         d.filter { ($0["rule"] as? String)?.hasPrefix("privacy.") == true || $0["rule"] as? String == "io.unreadable" }

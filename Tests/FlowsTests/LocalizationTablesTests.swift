@@ -18,7 +18,7 @@ import Testing
             "App/de.lproj/.keep": .text(""),
         ])
         #expect(mkfifo(tree.path + "/App/de.lproj/InfoPlist.strings", 0o644) == 0)
-        let found = try checkDiagnostics([tree.path + "/App"]).diagnostics.filter {
+        let found = checkDiagnostics([tree.path + "/App"]).diagnostics.filter {
             ($0["rule"] as? String)?.hasPrefix("lproj.") == true || $0["rule"] as? String == "io.unreadable"
         }
         let lines = found.map { "\($0["rule"]!) \($0["path"]!)" }.sorted()

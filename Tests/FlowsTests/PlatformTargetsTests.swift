@@ -48,7 +48,7 @@ import Testing
             brand + "/Contents.json": .text(
                 #"{"assets":[{"size":"1280x768","idiom":"tv-marketing","filename":"Store.imagestack","role":"primary-app-icon"}]}"#),
         ])
-        let (result, diagnostics) = try checkDiagnostics([tree.path])
+        let (result, diagnostics) = checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         #expect(found.contains("icon.watch-marketing-missing \(watch)/Contents.json"), "\(found)")
         #expect(found.contains("icon.watch-alpha \(watch)/l.png"), "\(found)")

@@ -1,5 +1,3 @@
-import ArgumentParser
-import Foundation
 import ProjectModel
 import RuleEngine
 import RuleKinds
@@ -10,22 +8,22 @@ import SystemCalls
 /// `.reswatch.yaml`: read, and every rule id in it checked against the rules in force (a typo
 /// must not quietly check everything). Ids no shipped or user rule has may belong to a checked
 /// project's own `.reswatch/rules`: those are checked once the projects are read (`verify`).
-struct CheckOverlay {
-    var config: ProjectConfig
+package struct CheckOverlay: Sendable {
+    package var config: ProjectConfig
     /// Ids the overlay names that no base rule has, with where they came from.
-    var pending: [(id: String, origin: String)]
+    package var pending: [(id: String, origin: String)]
 
-    static func make(config: String?, ignore: [String], rules: RuleSet) throws -> CheckOverlay? {
+    package static func make(config: String?, ignore: [String], rules: RuleSet) throws(FlowFailure) -> CheckOverlay? {
         guard config != nil || !ignore.isEmpty else { return nil }
         var overlay = ProjectConfig()
         if let config {
             let bytes: [UInt8]
             do { bytes = try FileSystem.readFile(FileSystem.absolutePath(config), limit: 1 << 20) } catch {
-                throw CheckCommand.fail("cannot read --config \(FileName.display(config)): \(error.reason)")
+                throw FlowFailure("cannot read --config \(FileName.display(config)): \(error.reason)")
             }
             let (parsed, problems) = ProjectConfigReader.parse(String(decoding: bytes, as: UTF8.self))
             if !problems.isEmpty {
-                throw CheckCommand.fail(
+                throw FlowFailure(
                     "--config \(FileName.display(config)) is not a valid configuration; nothing was checked:",
                     details: problems.map { "\(FileName.display(config))\($0.line.map { ":\($0)" } ?? ""): \($0.message)" })
             }
@@ -39,25 +37,17 @@ struct CheckOverlay {
 
     /// After the projects are read: every id named is a rule's (`known`: base and project rules),
     /// and not every rule is turned off. Either way nothing is reported: the run stops with exit 2.
-    func verify(known: Set<String>) throws {
+    package func verify(known: Set<String>) throws(FlowFailure) {
         for (id, origin) in pending where !known.contains(id) {
             let close = known.filter { EditDistance.isClose(id, $0) }.sorted()
-            throw CheckCommand.fail(
+            throw FlowFailure(
                 "\(origin): unknown rule id '\(Quoted.text(id))'"
                     + (close.isEmpty ? " (reswatch rules list shows them)" : "; did you mean \(close.joined(separator: " or "))?"))
         }
         let off = config.disabled.union(config.severity.filter { $0.value == .off }.keys)
         let checkable = known.subtracting(EngineRules.all.map(\.id))
         if !checkable.isEmpty, checkable.isSubset(of: off) {
-            throw CheckCommand.fail("--ignore and --config turn off every rule: nothing would be checked")
+            throw FlowFailure("--ignore and --config turn off every rule: nothing would be checked")
         }
-    }
-}
-
-/// Completes a rule id from the shipped modules (and the engine's own ids).
-enum RuleIDCompletion {
-    static let kind = CompletionKind.custom { _, _, prefix in
-        let ids = ShippedModules.ruleSet(registry: BuiltinKinds.registry).allRuleInfos.map(\.id) + EngineRules.all.map(\.id)
-        return Set(ids).filter { $0.hasPrefix(prefix) }.sorted()
     }
 }

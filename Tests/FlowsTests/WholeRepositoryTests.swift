@@ -73,7 +73,7 @@ import Testing
                 #"{"images":[{"idiom":"mac","size":"512x512","scale":"2x","filename":"1024-mac.png"}]}"#),
             "macos/Runner/Assets.xcassets/AppIcon.appiconset/1024-mac.png": .bytes(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)),
         ])
-        let (result, diagnostics) = try checkDiagnostics([tree.path])
+        let (result, diagnostics) = checkDiagnostics([tree.path])
         let rules = diagnostics.compactMap { $0["rule"] as? String }
         #expect(rules == ["project.not-checked"], "\(diagnostics)")
         let message = diagnostics.first?["message"] as? String ?? ""
@@ -82,7 +82,7 @@ import Testing
                 "Runner builds no iOS app (its targets: Runner (macOS application), ShareExtension (macOS app extension), Flutter Assemble"),
             "\(message)")
         #expect(result.status == 0)
-        let text = try runCommand(Repo.binary, ["check", "--no-color", tree.path])
+        let text = checkInProcess([tree.path])
         #expect(text.stdout.contains("macos  builds no iOS app"), "\(text.stdout)")
         #expect(!text.stdout.contains("no problems"), "\(text.stdout)")
     }
@@ -99,7 +99,7 @@ import Testing
             "Kit/Kit/Info.plist": .text(Self.plist),
             "Kit/Kit/Kit.swift": .text("let d = UserDefaults.standard\n"),
         ])
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         let rules = diagnostics.compactMap { $0["rule"] as? String }
         #expect(rules == ["project.not-checked"], "\(diagnostics)")
         let message = diagnostics.first?["message"] as? String
@@ -141,7 +141,7 @@ import Testing
                 #"{"images":[{"idiom":"universal","filename":"shot.png"}],"info":{"version":1,"author":"xcode"}}"#)
         }
         let tree = try TempTree(files)
-        let (result, diagnostics) = try checkDiagnostics([tree.path])
+        let (result, diagnostics) = checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         // Nothing of the test bundle, the Mac target or the vendored folders is judged.
         for path in ["AppTests/", "Mac/", "Carthage/", "Vendor/", "docs/", "node_modules/"] {
@@ -168,7 +168,7 @@ import Testing
         #expect(result.status == 1)
 
         // --all-files judges the vendored folders as before.
-        let (_, all) = try checkDiagnostics(["--all-files", tree.path])
+        let (_, all) = checkDiagnostics([tree.path]) { $0.allFiles = true }
         let allFound = all.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         #expect(allFound.contains("image.cgbi Vendor/Lib.framework/icon.png"), "\(allFound)")
         #expect(!all.contains { ($0["message"] as? String ?? "").contains("not judged as the app's") }, "\(allFound)")
@@ -204,7 +204,7 @@ import Testing
             "Old/Assets.xcassets/Logo.imageset/Contents.json": .text(set),
             "Old/Assets.xcassets/Logo.imageset/a.png": .bytes(Array("not a png".utf8)),
         ])
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         #expect(found.contains("image.not-png App/Assets.xcassets/Logo.imageset/a.png"), "\(found)")
         #expect(!found.contains { $0.contains(" Old/") && !$0.hasPrefix("project.") }, "\(found)")
@@ -264,7 +264,7 @@ import Testing
             "App/App.swift": .text("@main struct KiwixApp {}\n"),
             "Widgets/Info.plist": .text(widget),
         ])
-        let (result, diagnostics) = try checkDiagnostics([tree.path])
+        let (result, diagnostics) = checkDiagnostics([tree.path])
         let found = diagnostics.map { "\($0["rule"] ?? "") \($0["path"] ?? "")" }
         // The template's type makes Kiwix an iOS app: its generated Info.plist has a launch screen.
         #expect(!found.contains { $0.hasPrefix("launch.missing") || $0.hasPrefix("plist.bundle-name-missing") }, "\(found)")
@@ -273,7 +273,7 @@ import Testing
         #expect(
             said.contains { $0.hasPrefix("Widgets/Info.plist is an extension's Info.plist that no target of the project names") }, "\(said)"
         )
-        let report = try runCommand(Repo.binary, ["check", "--no-color", tree.path])
+        let report = checkInProcess([tree.path])
         #expect(report.stdout.contains("target Kiwix"), "\(report.stdout)")
         #expect(result.status == 0 || result.status == 1)
     }
@@ -295,7 +295,7 @@ import Testing
                 #"{"images":[{"idiom":"universal","platform":"ios","size":"1024x1024","filename":"i.png"}]}"#),
             "compound/Inspector/Resources/Assets.xcassets/AppIcon.appiconset/i.png": .png(PNGSpec(width: 1024, height: 1024, color: .rgba)),
         ])
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         let inspector = diagnostics.filter { ($0["path"] as? String ?? "").hasPrefix("compound/") }
         #expect(inspector.map { $0["rule"] as? String } == ["project.not-checked"], "\(inspector)")
         #expect(
@@ -312,7 +312,7 @@ import Testing
             "prboom/d_main.c": .text("#include <sys/stat.h>\nstruct stat st;\nint r = stat(path, &st);\n"),
             "prboom/Assets.xcassets/Logo.imageset/Contents.json": .text(#"{"images":[],"info":{"version":1,"author":"xcode"}}"#),
         ])
-        let (_, diagnostics) = try checkDiagnostics([tree.path])
+        let (_, diagnostics) = checkDiagnostics([tree.path])
         #expect(!diagnostics.contains { ($0["rule"] as? String ?? "").hasPrefix("privacy.") }, "\(diagnostics)")
     }
 }

@@ -6,10 +6,10 @@ import Testing
 /// The real apps of ../shared/corpus: no crashes, and the defects MANIFEST.md lists are found.
 @Suite(.enabled(if: Repo.sharedAvailable, "needs ../shared/corpus beside the clone (a lone clone skips the corpus tests)"))
 struct CorpusTests {
-    static let apps = (try? FileManager.default.contentsOfDirectory(atPath: Repo.corpus).filter { !$0.hasSuffix(".md") }.sorted()) ?? []
+    static var apps: [String] { Repo.corpusApps }
 
     static func diagnostics(_ app: String) throws -> [[String: Any]] {
-        let result = try runCommand(Repo.binary, ["check", "--format", "json", Repo.corpus + "/" + app])
+        let result = checkDiagnostics([Repo.corpus + "/" + app]).result
         #expect(result.status == 0 || result.status == 1, "\(app): exit \(result.status) \(result.stderr)")
         let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         return try #require(root["diagnostics"] as? [[String: Any]])

@@ -15,7 +15,7 @@ import Testing
     /// What a person cannot act on, one sentence per finding (empty when every place is given),
     /// and how many findings were judged.
     static func misplaced(_ root: String) throws -> (problems: [String], judged: Int) {
-        let (result, diagnostics) = try checkDiagnostics(["--min-severity", "info", root])
+        let (result, diagnostics) = checkDiagnostics([root]) { $0.minSeverity = .info }
         #expect(result.status == 0 || result.status == 1, "\(root): exit \(result.status) \(result.stderr)")
         var problems: [String] = []
         var judged = 0
@@ -85,7 +85,7 @@ import Testing
 
     /// The place is the key's own: a missing key points at the dictionary it goes in, and says so.
     @Test func aMissingKeyPointsAtTheDictionaryAndSaysWhereToAddIt() throws {
-        let (_, diagnostics) = try checkDiagnostics([Repo.root + "/Examples/SampleApp"])
+        let (_, diagnostics) = checkDiagnostics([Repo.root + "/Examples/SampleApp"])
         let capabilities = try #require(diagnostics.first { $0["rule"] as? String == "plist.device-capabilities" })
         #expect(capabilities["line"] as? Int == 4 && capabilities["column"] as? Int == 1)
         #expect(

@@ -56,7 +56,7 @@ import Testing
         #expect(truncate(tree.path + "/App/Sources/Big.swift", 100 << 20) == 0)
         #expect(mkfifo(tree.path + "/App/Sources/Pipe.swift", 0o644) == 0)
         #expect(symlink("/etc/hostname", tree.path + "/App/Sources/Out.swift") == 0)
-        let (result, diagnostics) = try checkDiagnostics(["--fail-on", "never", tree.path + "/App"])
+        let (result, diagnostics) = checkDiagnostics([tree.path + "/App"]) { $0.failOn = .never }
         #expect(result.status == 0, "\(result.stderr)")
         func said(_ file: String) -> String? {
             diagnostics.first { $0["path"] as? String == "Sources/\(file)" && $0["rule"] as? String == "io.unreadable" }?["message"]
