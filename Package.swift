@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "RuleKinds", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleKit", "SystemCalls"]),
         .target(name: "Reporting", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKit", "SystemCalls"]),
         // `reswatch fix`: repairs planned from findings, carried out atomically with a journal.
-        .target(name: "Repair", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKinds", "SystemCalls"]),
+        .target(name: "Repair", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "SystemCalls"]),
         // `check` and `fix` as library flows: the commands parse flags into their options value.
         .target(
             name: "Flows",

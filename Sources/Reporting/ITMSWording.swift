@@ -2,8 +2,8 @@
 /// search box. Sources: ITMS wording (docs/sources.md; with the public
 /// issues each wording was seen in) and modern-apple-resources.md §2.6 (privacy manifests) and §3
 /// (bundle keys, watchOS, tvOS). "…" stands for a name of the uploaded app.
-public enum ITMSWording {
-    public static let byCode: [String: String] = [
+package enum ITMSWording {
+    package static let byCode: [String: String] = [
         "ITMS-90013": "Corrupt Image File - The image file 'AppIcon60x60@2x.png' appears to be corrupt.",
         "ITMS-90022":
             "Missing required icon file. The bundle does not contain an app icon for iPhone / iPod Touch of exactly '120x120' pixels, in .png format…",
@@ -49,5 +49,5 @@ public enum ITMSWording {
     ]
 
     /// The wording for a rule's code ("ITMS-90890" also covers its iPad twin -90892).
-    public static func wording(for code: String) -> String? { byCode[code] }
+    package static func wording(for code: String) -> String? { byCode[code] }
 }

@@ -3,7 +3,7 @@ import RuleEngine
 import RuleKit
 
 /// docs/rules.md, generated from the rule kinds' and modules' own descriptions and examples.
-public enum RuleDocs {
+package enum RuleDocs {
     /// What is judged of each platform's targets (a target judged only in part, or not at all, is
     /// said with `project.not-checked`).
     static let platforms = [
@@ -19,7 +19,7 @@ public enum RuleDocs {
         "",
     ]
 
-    public static func markdown(rules: RuleSet, kinds: [any RuleKind.Type]) -> String {
+    package static func markdown(rules: RuleSet, kinds: [any RuleKind.Type]) -> String {
         var out: [String] = [
             "# Rules",
             "",
@@ -104,5 +104,5 @@ public enum RuleDocs {
         kinds.first { k in k.rules.contains { $0.id == id } }?.name
     }
 
-    public static func anchor(_ id: String) -> String { RuleLinks.anchor(id) }
+    package static func anchor(_ id: String) -> String { RuleLinks.anchor(id) }
 }

@@ -6,17 +6,17 @@ import RuleKit
 /// `reswatch rules explain ID`: what a rule checks, why (its Apple source), its severity, ITMS code
 /// and App Store Connect's wording, how to turn it off or re-grade it, and one triggering and one
 /// passing example taken from the rule kind's own examples (the ones its tests run).
-public struct RuleExplanation: Sendable {
-    public let info: RuleInfo
+package struct RuleExplanation: Sendable {
+    package let info: RuleInfo
     /// The kind that reports it, nil for the engine's own ids (`io.unreadable`, `config.invalid` …).
-    public let kindName: String?
+    package let kindName: String?
     /// Where the rule is switched on (`rules/icon.yaml:12`), nil for the engine's ids.
-    public let source: String?
-    public let triggering: RuleExample?
-    public let passing: RuleExample?
-    public let isEngineRule: Bool
+    package let source: String?
+    package let triggering: RuleExample?
+    package let passing: RuleExample?
+    package let isEngineRule: Bool
 
-    public init(id: String, rules: RuleSet, kinds: [any RuleKind.Type]) throws(UnknownRule) {
+    package init(id: String, rules: RuleSet, kinds: [any RuleKind.Type]) throws(UnknownRule) {
         let loaded = rules.rules.first { $0.reported.contains { $0.id == id } }
         if let loaded, let info = loaded.reported.first(where: { $0.id == id }) {
             self.info = info
@@ -38,7 +38,7 @@ public struct RuleExplanation: Sendable {
         passing = examples.first { $0.passes.contains(id) && !$0.triggers.contains(id) }
     }
 
-    public func text(rulesURL: String = RuleLinks.defaultBase) -> String {
+    package func text(rulesURL: String = RuleLinks.defaultBase) -> String {
         var out = ["\(info.id) — \(info.severity.rawValue)" + (info.code.map { " · \($0)" } ?? "")]
         out.append("")
         out.append("What it checks: \(info.summary)")
@@ -103,11 +103,11 @@ public struct RuleExplanation: Sendable {
 }
 
 /// An id no rule in force reports.
-public struct UnknownRule: Error, Sendable, CustomStringConvertible {
-    public let id: String
-    public let suggestions: [String]
+package struct UnknownRule: Error, Sendable, CustomStringConvertible {
+    package let id: String
+    package let suggestions: [String]
 
-    public var description: String {
+    package var description: String {
         "no rule has the id '\(id)'"
             + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?")
             + " (reswatch rules list shows every id)"

@@ -4,21 +4,21 @@ import RuleEngine
 import SystemCalls
 
 /// Human output: grouped by project, one line per diagnostic, colour on a terminal.
-public struct TextReport: Sendable {
+package struct TextReport: Sendable {
     /// Notes shown in a project's header line (the rest are counted).
     static let notesShown = 4
-    public let color: Bool
+    package let color: Bool
     /// Paths relative to the repository root; nil: relative to each finding's root.
-    public let paths: ReportPaths?
+    package let paths: ReportPaths?
 
-    public init(color: Bool, paths: ReportPaths? = nil) {
+    package init(color: Bool, paths: ReportPaths? = nil) {
         self.color = color
         self.paths = paths
     }
 
     func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
-    public func severityLabel(_ s: Severity) -> String {
+    package func severityLabel(_ s: Severity) -> String {
         switch s {
         case .error: paint("error", "1;31")
         case .warning: paint("warning", "1;33")
@@ -28,7 +28,7 @@ public struct TextReport: Sendable {
 
     /// `path:line:column: severity: message [rule] (ITMS-…)`; for an image in a set, the entry
     /// that uses it follows (`(Contents.json:43)`).
-    public func line(_ d: Diagnostic) -> String {
+    package func line(_ d: Diagnostic) -> String {
         // Names and messages are escaped (FileName.display): a file name with a newline or an ANSI
         // escape cannot forge a line or recolour a CI log.
         let shown = paths?.location(d) ?? d.path
@@ -88,7 +88,7 @@ public struct TextReport: Sendable {
         return (settings, used)
     }
 
-    public func render(_ report: CheckReport, showFixes: Bool = false) -> String {
+    package func render(_ report: CheckReport, showFixes: Bool = false) -> String {
         var out: [String] = []
         for e in report.ruleErrors {
             out.append(

@@ -2,7 +2,7 @@ import ImageFacts
 import RuleKit
 
 /// Small builders for the example trees kinds carry.
-public enum ExampleTrees {
+package enum ExampleTrees {
     static let iconSet = "App/Assets.xcassets/AppIcon.appiconset"
 
     /// A Contents.json with the given entries: (idiom, size, scale, filename?) — scale nil omits it.
@@ -37,7 +37,7 @@ public enum ExampleTrees {
 
     /// An Xcode project with one iOS app target `App` whose Release configuration has
     /// `buildSettings` (`KEY = VALUE;` pairs); the project's own configuration sets nothing.
-    public static func pbxproj(buildSettings: String) -> ExampleFile {
+    package static func pbxproj(buildSettings: String) -> ExampleFile {
         .text(
             """
             // !$*UTF8*$!

@@ -32,4 +32,27 @@ import Testing
             }
         }
     }
+
+    /// docs/contributing/modules.md states each vended module's public ceiling; a module over it
+    /// grew its API without saying so.
+    @Test func eachVendedModuleStaysUnderItsPublicCeiling() throws {
+        let doc = try String(contentsOfFile: Repo.root + "/docs/contributing/modules.md", encoding: .utf8)
+        var ceilings: [String: Int] = [:]
+        for row in doc.matches(of: /\n\| `(\w+)` \| (\d+) \|/) { ceilings[String(row.1)] = Int(row.2) }
+        let library = try Self.libraryModules()
+        #expect(Set(ceilings.keys) == library, "a ceiling for each vended module: \(ceilings.keys.sorted()) vs \(library.sorted())")
+        let sources = Repo.root + "/Sources"
+        for (module, ceiling) in ceilings.sorted(by: { $0.key < $1.key }) {
+            var count = 0
+            let walker = FileManager.default.enumerator(atPath: sources + "/" + module)
+            while let file = walker?.nextObject() as? String {
+                guard file.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOfFile: sources + "/" + module + "/" + file, encoding: .utf8)
+                count += text.split(separator: "\n").count { $0.contains(/^\s*(?:@[\w().,: ]+?\s+)*(?:public|open)\b/) }
+            }
+            #expect(
+                count <= ceiling, "\(module) declares \(count) public names, over its ceiling of \(ceiling) (docs/contributing/modules.md)")
+            #expect(count > 0, "\(module) vends nothing")
+        }
+    }
 }

@@ -52,12 +52,12 @@ import Testing
     /// is set (CheckCommandTests.theYAMLParsersEnvironmentVariableLeavesTheReportAlone).
     @Test func yamlIsComposedOnlyThroughYAMLLimits() throws {
         let entryPoints = /\b(?:compose|compose_all|load|load_all)\(yaml:|Parser\(yaml:|YAMLDecoder\(/
-        for (path, lines) in try Self.sourceFiles() where path != "ProjectModel/YAMLLimits.swift" {
+        for (path, lines) in try Self.sourceFiles() where path != "ProjectModel/Config/YAMLLimits.swift" {
             for (index, line) in lines.enumerated() where line.contains(entryPoints) {
                 Issue.record("Sources/\(path):\(index + 1) parses YAML outside YAMLLimits.compose: \(line)")
             }
         }
-        let limits = try String(contentsOfFile: Repo.root + "/Sources/ProjectModel/YAMLLimits.swift", encoding: .utf8)
+        let limits = try String(contentsOfFile: Repo.root + "/Sources/ProjectModel/Config/YAMLLimits.swift", encoding: .utf8)
         #expect(limits.contains("Yams.compose(yaml: text, .basic, .default, .utf8)"))
     }
 

@@ -1,5 +1,5 @@
 import Findings
-import RuleKinds
+import ProjectModel
 
 /// `privacy.api-undeclared` (ITMS-91053): the category is added to the manifest's
 /// `NSPrivacyAccessedAPITypes` with a placeholder reason that names the approved reasons to choose

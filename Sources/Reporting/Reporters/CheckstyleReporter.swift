@@ -4,12 +4,12 @@ import RuleEngine
 /// `checkstyle`: Checkstyle XML (`<checkstyle><file name><error line severity message source/>`),
 /// read by Jenkins' warnings plugin, reviewdog, Danger and others. `line="0"` is the whole file
 /// (a finding about a file, not a line of it).
-public struct CheckstyleReporter: Reporter {
-    public static let name = "checkstyle"
-    public static let summary = "Checkstyle XML, for Jenkins' warnings plugin, reviewdog and Danger"
-    public init() {}
+package struct CheckstyleReporter: Reporter {
+    package static let name = "checkstyle"
+    package static let summary = "Checkstyle XML, for Jenkins' warnings plugin, reviewdog and Danger"
+    package init() {}
 
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         var byFile: [(String, [Diagnostic])] = []
         for d in context.report.diagnostics {
             let path = context.paths.location(d)

@@ -4,18 +4,18 @@ import SystemCalls
 /// `reswatch fix --format html`: the plan as one self-contained page, each image a repair changes
 /// shown before and after (on a checkerboard where transparent), each text edit as its diff, and
 /// what is left with the reason. The page is built like the check report's (`HTMLPage`).
-public enum FixPlanPage {
+package enum FixPlanPage {
     /// One file a repair changes.
-    public struct Change: Sendable {
-        public let path: String
+    package struct Change: Sendable {
+        package let path: String
         /// "edit", "create", "rename to X", "remove".
-        public let action: String
-        public let before: [UInt8]?
-        public let after: [UInt8]?
+        package let action: String
+        package let before: [UInt8]?
+        package let after: [UInt8]?
         /// The unified diff of a text file.
-        public let diff: [String]
+        package let diff: [String]
 
-        public init(path: String, action: String, before: [UInt8]?, after: [UInt8]?, diff: [String]) {
+        package init(path: String, action: String, before: [UInt8]?, after: [UInt8]?, diff: [String]) {
             self.path = path
             self.action = action
             self.before = before
@@ -24,12 +24,12 @@ public enum FixPlanPage {
         }
     }
 
-    public struct Repair: Sendable {
-        public let title: String
-        public let rule: String
-        public let changes: [Change]
+    package struct Repair: Sendable {
+        package let title: String
+        package let rule: String
+        package let changes: [Change]
 
-        public init(title: String, rule: String, changes: [Change]) {
+        package init(title: String, rule: String, changes: [Change]) {
             self.title = title
             self.rule = rule
             self.changes = changes
@@ -37,13 +37,13 @@ public enum FixPlanPage {
     }
 
     /// One root's plan.
-    public struct Plan: Sendable {
-        public let root: String
-        public let repairs: [Repair]
+    package struct Plan: Sendable {
+        package let root: String
+        package let repairs: [Repair]
         /// (place, rule, reason) of each finding left as it is.
-        public let left: [(String, String, String)]
+        package let left: [(String, String, String)]
 
-        public init(root: String, repairs: [Repair], left: [(String, String, String)]) {
+        package init(root: String, repairs: [Repair], left: [(String, String, String)]) {
             self.root = root
             self.repairs = repairs
             self.left = left
@@ -52,7 +52,7 @@ public enum FixPlanPage {
 
     static func isPNG(_ bytes: [UInt8]?) -> Bool { bytes?.starts(with: [0x89, 0x50, 0x4E, 0x47]) ?? false }
 
-    public static func render(_ plans: [Plan], applied: Bool) -> String {
+    package static func render(_ plans: [Plan], applied: Bool) -> String {
         let thumbnails = Thumbnails(budget: HTMLReporter.thumbnailBudget)
         let e = HTMLPage.escape
         var body = ""

@@ -4,10 +4,10 @@ import SystemCalls
 
 /// `github`: GitHub Actions workflow commands (`::error file=…,line=…,title=…::message`): each
 /// finding becomes an annotation on the file and line in the pull request.
-public struct GitHubReporter: Reporter {
-    public static let name = "github"
-    public static let summary = "GitHub Actions workflow commands: annotations on the pull request"
-    public init() {}
+package struct GitHubReporter: Reporter {
+    package static let name = "github"
+    package static let summary = "GitHub Actions workflow commands: annotations on the pull request"
+    package init() {}
 
     static func command(_ s: Severity) -> String {
         switch s {
@@ -39,7 +39,7 @@ public struct GitHubReporter: Reporter {
         escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         var lines: [String] = []
         for e in context.report.ruleErrors {
             lines.append("::error file=\(Self.escapeProperty(e.file)),title=rule module error::\(Self.escapeData(e.message))")

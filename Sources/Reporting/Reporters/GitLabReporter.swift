@@ -5,10 +5,10 @@ import SystemCalls
 
 /// `gitlab`: GitLab Code Quality (a JSON array of issues with `description`, `check_name`,
 /// `fingerprint`, `severity` and `location.path` / `location.lines.begin`), shown in merge requests.
-public struct GitLabReporter: Reporter {
-    public static let name = "gitlab"
-    public static let summary = "GitLab Code Quality JSON, shown in merge requests"
-    public init() {}
+package struct GitLabReporter: Reporter {
+    package static let name = "gitlab"
+    package static let summary = "GitLab Code Quality JSON, shown in merge requests"
+    package init() {}
 
     /// Code Quality severities: info, minor, major, critical, blocker.
     static func severity(_ s: Severity) -> String {
@@ -19,7 +19,7 @@ public struct GitLabReporter: Reporter {
         }
     }
 
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         let issues: [[String: Any]] = context.fingerprinted.map { d, fingerprint in
             [
                 "type": "issue", "check_name": d.rule,

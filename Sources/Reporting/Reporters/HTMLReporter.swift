@@ -7,16 +7,16 @@ import SystemCalls
 /// sets as grids of their slots with the pictures in them, on a checkerboard where they are
 /// transparent, every finding beside what it is about, and the rest in a list. Filters by
 /// severity and rule work with a few lines of script; without script the page shows everything.
-public struct HTMLReporter: Reporter {
-    public static let name = "html"
-    public static let summary =
+package struct HTMLReporter: Reporter {
+    package static let name = "html"
+    package static let summary =
         "one self-contained HTML page: the icon sets as grids of their pictures, each finding beside what it is about"
     /// The thumbnails' share of the page, in bytes of base64: past it, thumbnails are left out and
     /// the page says how many (a project of 1,000 icons stays within a few MB).
-    public static let thumbnailBudget = 6 << 20
-    public init() {}
+    package static let thumbnailBudget = 6 << 20
+    package init() {}
 
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         let thumbnails = Thumbnails(budget: Self.thumbnailBudget)
         let gallery = IconGallery.gather(context.report, thumbnails: thumbnails)
         var page = HTMLPage(context: context)

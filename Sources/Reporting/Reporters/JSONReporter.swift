@@ -2,10 +2,10 @@ import RuleEngine
 
 /// `json`: reswatch's own shape (rules.md, "Output shape of one diagnostic"): paths relative to
 /// each finding's `root`, the projects' contexts, and the summary.
-public struct JSONReporter: Reporter {
-    public static let name = "json"
-    public static let summary = "reswatch's own JSON: every finding with its root, project and context"
-    public init() {}
+package struct JSONReporter: Reporter {
+    package static let name = "json"
+    package static let summary = "reswatch's own JSON: every finding with its root, project and context"
+    package init() {}
 
-    public func render(_ context: ReportContext) -> String { context.report.json(suppressed: context.suppressed) }
+    package func render(_ context: ReportContext) -> String { context.report.json(suppressed: context.suppressed) }
 }

@@ -5,12 +5,12 @@ import RuleEngine
 /// testcase per rule and subject that has findings, failing with their messages (errors and
 /// warnings; info findings pass and are printed as output). A project with no findings has one
 /// passing testcase, so a checked project is never an empty suite.
-public struct JUnitReporter: Reporter {
-    public static let name = "junit"
-    public static let summary = "JUnit XML, for Jenkins, GitLab, CircleCI and Buildkite test reports"
-    public init() {}
+package struct JUnitReporter: Reporter {
+    package static let name = "junit"
+    package static let summary = "JUnit XML, for Jenkins, GitLab, CircleCI and Buildkite test reports"
+    package init() {}
 
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         let paths = context.paths
         struct Case {
             var rule: String

@@ -7,10 +7,10 @@ import SystemCalls
 /// flavour): the counts, then per project its context and its findings grouped by rule, each rule
 /// linked to its documentation. Text from the tree (names, messages) is escaped, so a file name
 /// cannot forge a heading, a link or markup.
-public struct MarkdownReporter: Reporter {
-    public static let name = "markdown"
-    public static let summary = "Markdown for a CI job summary or a merge-request comment: counts, findings by project and rule"
-    public init() {}
+package struct MarkdownReporter: Reporter {
+    package static let name = "markdown"
+    package static let summary = "Markdown for a CI job summary or a merge-request comment: counts, findings by project and rule"
+    package init() {}
 
     /// Backslash-escapes the characters that start markup inside a paragraph (emphasis, code,
     /// links, images, HTML, entities, tables, strikethrough), and folds line breaks: the text stays
@@ -29,7 +29,7 @@ public struct MarkdownReporter: Reporter {
         return out
     }
 
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         let s = context.report.summary
         var out = "## reswatch check: \(s.errors) error(s), \(s.warnings) warning(s), \(s.infos) info in \(s.files) files\n\n"
         if context.suppressed > 0 { out += "\(context.suppressed) finding(s) left out: listed in the baseline.\n\n" }

@@ -6,10 +6,10 @@ import SystemCalls
 /// `sarif`: SARIF 2.1.0 (GitHub code scanning and other SARIF viewers). One run; every rule that
 /// can be reported is described in `tool.driver.rules`; results carry repository-relative
 /// locations (`uriBaseId` SRCROOT), the line where known, related locations and fingerprints.
-public struct SARIFReporter: Reporter {
-    public static let name = "sarif"
-    public static let summary = "SARIF 2.1.0, for GitHub code scanning and SARIF viewers"
-    public init() {}
+package struct SARIFReporter: Reporter {
+    package static let name = "sarif"
+    package static let summary = "SARIF 2.1.0, for GitHub code scanning and SARIF viewers"
+    package init() {}
 
     static func level(_ s: Severity) -> String {
         switch s {
@@ -44,7 +44,7 @@ public struct SARIFReporter: Reporter {
         return ["physicalLocation": physical]
     }
 
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         let ids = context.rules.keys.sorted()
         let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
         // A rule whose code depends on the finding (icon.file-missing: ITMS-90023 for a required

@@ -7,13 +7,13 @@ import SystemCalls
 /// `com.apple.developer.parent-application-identifiers`, which names its full app's application
 /// identifier (`$(AppIdentifierPrefix)` and the app's bundle identifier) (requirements-2026.md 3.9,
 /// VERIFIED for the entitlement). The rest of the App Clip is not judged yet (said).
-public struct AppClipKind: RuleKind {
-    public static let name = "app-clip"
-    public static let summary =
+package struct AppClipKind: RuleKind {
+    package static let name = "app-clip"
+    package static let summary =
         "Checks that each App Clip is signed with the parent-application-identifiers entitlement naming its full app."
-    public static let subjects: Set<SubjectKind> = [.project]
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let parentEntitlement = RuleInfo(
+    package static let parentEntitlement = RuleInfo(
         id: "appclip.parent-entitlement", severity: .error,
         summary:
             "An App Clip's entitlements lack com.apple.developer.parent-application-identifiers, or it names no application identifier of the full app.",
@@ -22,12 +22,12 @@ public struct AppClipKind: RuleKind {
         fix:
             "Set com.apple.developer.parent-application-identifiers to [$(AppIdentifierPrefix)<the app's bundle identifier>] in the App Clip's entitlements."
     )
-    public static let rules = [parentEntitlement]
+    package static let rules = [parentEntitlement]
     static let key = "com.apple.developer.parent-application-identifiers"
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard subject.path == project.directory, project.noAppReason == nil,
             let appID = BundleIdentifiersKind.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
@@ -114,7 +114,7 @@ extension AppClipKind {
         return files
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "an App Clip naming its app with the team prefix variable",
             files: clip("<key>\(key)</key><array><string>$(AppIdentifierPrefix)com.example.app</string></array>"), passes: rules.map(\.id)),

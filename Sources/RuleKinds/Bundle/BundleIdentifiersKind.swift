@@ -8,28 +8,28 @@ import SystemCalls
 /// `PRODUCT_BUNDLE_IDENTIFIER` in the configuration that ships (requirements-2026.md 3.4, 3.5,
 /// VERIFIED). An identifier that is not known (an unresolved `$(…)`, a modifier, settings not all
 /// read) is not judged.
-public struct BundleIdentifiersKind: RuleKind {
-    public static let name = "bundle-identifiers"
-    public static let summary =
+package struct BundleIdentifiersKind: RuleKind {
+    package static let name = "bundle-identifiers"
+    package static let summary =
         "Checks that each extension, watch app and App Clip has its app's bundle identifier plus one component, and that no two share one (ITMS-90685)."
-    public static let subjects: Set<SubjectKind> = [.project]
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let prefix = RuleInfo(
+    package static let prefix = RuleInfo(
         id: "bundle.id-prefix", severity: .error,
         summary:
             "An extension, watch app or App Clip whose resolved PRODUCT_BUNDLE_IDENTIFIER is not its app's identifier plus one component.",
         rationale:
             "App Store Connect: \"Bad bundle identifier. The bundle identifier '…' of the application extension … should start with the application's bundle identifier '…' and not contain more than one period '.' after the application's bundle ID\"; Xcode refuses to embed it (requirements-2026.md 3.4).",
         fix: "Set the target's PRODUCT_BUNDLE_IDENTIFIER to the app's identifier, a period, and one word (com.example.app.widget).")
-    public static let collision = RuleInfo(
+    package static let collision = RuleInfo(
         id: "bundle.id-collision", severity: .error, code: "ITMS-90685",
         summary: "Two bundles the app embeds (or the app and one of them) resolve to the same PRODUCT_BUNDLE_IDENTIFIER.",
         rationale:
             "App Store Connect: \"CFBundleIdentifier Collision. There is more than one bundle with the CFBundleIdentifier value '…' under the iOS application '…'\" (ITMS-90685; requirements-2026.md 3.5).",
         fix: "Give each embedded target an identifier of its own (the app's plus a distinct component).")
-    public static let rules = [prefix, collision]
+    package static let rules = [prefix, collision]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
     /// A target and the identifier it resolves to (nil: not known).
     struct Identified {
@@ -46,7 +46,7 @@ public struct BundleIdentifiersKind: RuleKind {
         "com.apple.product-type.application.watchapp2", "com.apple.product-type.watchkit2-extension",
     ]
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard subject.path == project.directory, project.noAppReason == nil, let app = project.targetName,
             let appID = Self.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
@@ -157,7 +157,7 @@ public struct BundleIdentifiersKind: RuleKind {
 }
 
 extension BundleIdentifiersKind {
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let app = { (appID: String, shareID: String) -> [String: ExampleFile] in
             BundleKeysKind.app(
                 extensionKeys: BundleKeysKind.goodKeys, appExtra: "PRODUCT_BUNDLE_IDENTIFIER = \(appID);",

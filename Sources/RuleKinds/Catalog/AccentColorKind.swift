@@ -7,23 +7,23 @@ import SystemCalls
 /// names a colour set none of the catalogs it bundles has: Xcode warns ("Accent color 'X' is not
 /// present in any asset catalogs") and the app falls back to the system tint
 /// (requirements-2026.md 6.4, VERIFIED).
-public struct AccentColorKind: RuleKind {
-    public static let name = "accent-color"
-    public static let summary = "Checks that the global accent colour the app target names is a colour set of its catalogs."
-    public static let subjects: Set<SubjectKind> = [.project]
+package struct AccentColorKind: RuleKind {
+    package static let name = "accent-color"
+    package static let summary = "Checks that the global accent colour the app target names is a colour set of its catalogs."
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let missing = RuleInfo(
+    package static let missing = RuleInfo(
         id: "catalog.accent-color-missing", severity: .warning,
         summary: "ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME names a colour set that no asset catalog of the app target has.",
         rationale:
             "actool warns \"Accent color 'AccentColor' is not present in any asset catalogs\" and the app shows the system tint instead of its own (requirements-2026.md 6.4; common after a template's AccentColor set is deleted).",
         fix: "Add the colour set (Assets.xcassets ▸ New Color Set named as the setting), or clear the setting.")
-    public static let rules = [missing]
+    package static let rules = [missing]
     static let key = "ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME"
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard project.targetName != nil, project.noAppReason == nil, !project.buildSettingsIncomplete,
             let settings = project.appSettings, let name = settings.string(Self.key), !name.isEmpty, !name.contains("$")
@@ -54,7 +54,7 @@ public struct AccentColorKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let project = ExampleTrees.pbxproj(
             buildSettings:
                 "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME = AccentColor;")

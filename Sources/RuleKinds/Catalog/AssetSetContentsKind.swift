@@ -4,25 +4,25 @@ import RuleKit
 import SystemCalls
 
 /// `catalog.contents-*`: every .appiconset / .imageset / .launchimage has a well-formed Contents.json.
-public struct AssetSetContentsKind: RuleKind {
-    public static let name = "asset-set-contents"
-    public static let summary = "Checks that asset sets have a readable, well-formed Contents.json."
-    public static let subjects: Set<SubjectKind> = [.assetSet]
+package struct AssetSetContentsKind: RuleKind {
+    package static let name = "asset-set-contents"
+    package static let summary = "Checks that asset sets have a readable, well-formed Contents.json."
+    package static let subjects: Set<SubjectKind> = [.assetSet]
 
-    public static let missing = RuleInfo(
+    package static let missing = RuleInfo(
         id: "catalog.contents-missing", severity: .error, summary: "An .appiconset/.imageset/.launchimage folder without Contents.json.",
         rationale: "actool ignores or rejects a set it cannot describe; the icon or image is silently missing from the build.",
         fix: "Restore Contents.json (Xcode writes it when you open the catalog), or delete the stray folder.")
-    public static let invalid = RuleInfo(
+    package static let invalid = RuleInfo(
         id: "catalog.contents-invalid", severity: .error, summary: "Contents.json is not valid JSON or has the wrong shape.",
         rationale: "actool fails to compile the catalog (\"The operation couldn’t be completed\").",
         fix: "Fix the JSON at the reported line (a merge conflict or a generator bug is the usual cause).")
 
-    public static let rules = [missing, invalid]
+    package static let rules = [missing, invalid]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let file = RelativePath.join(subject.path, "Contents.json")
         guard let result = context.assetContents(file) else {
             if context.isDirectory(file) {
@@ -48,7 +48,7 @@ public struct AssetSetContentsKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let set = "App/Assets.xcassets/Logo.imageset"
         return [
             RuleExample(

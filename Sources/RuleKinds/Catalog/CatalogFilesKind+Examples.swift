@@ -14,7 +14,7 @@ extension CatalogFilesKind {
         return tree
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "every named file is there and named", files: imageSet(["logo.png", "logo@2x.png"], files: ["logo.png", "logo@2x.png"]),
             passes: rules.map(\.id)),

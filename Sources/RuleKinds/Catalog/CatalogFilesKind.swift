@@ -8,25 +8,25 @@ import SystemCalls
 /// image stacks and brand assets; a colour set's entries name none, so any image in it is
 /// unassigned). App icon sets have their own rules (`icon.file-missing`,
 /// `icon.unassigned`). Source: actool (docs/sources.md).
-public struct CatalogFilesKind: RuleKind {
-    public static let name = "catalog-files"
-    public static let summary = "Checks that the files an asset set's Contents.json names exist, and that every file in a set is named."
-    public static let subjects: Set<SubjectKind> = [.catalog]
+package struct CatalogFilesKind: RuleKind {
+    package static let name = "catalog-files"
+    package static let summary = "Checks that the files an asset set's Contents.json names exist, and that every file in a set is named."
+    package static let subjects: Set<SubjectKind> = [.catalog]
 
-    public static let fileMissing = RuleInfo(
+    package static let fileMissing = RuleInfo(
         id: "catalog.file-missing", severity: .warning,
         summary: "Contents.json of an image, launch image, data or symbol set names a file that is not in the set's folder.",
         rationale:
             "actool: \"The file \\\"X.png\\\" for the image set \\\"Y\\\" does not exist.\" The asset is compiled without that variant, so the app shows nothing (or another scale) where it was meant to be.",
         fix: "Add the file under that exact name, or remove the entry's \"filename\" (in Xcode: clear the slot).")
-    public static let unassigned = RuleInfo(
+    package static let unassigned = RuleInfo(
         id: "catalog.unassigned", severity: .warning,
         summary: "A file in an image, launch image, data or symbol set that no Contents.json entry names, or an image in a colour set.",
         rationale:
             "actool: \"The image set \\\"X\\\" has an unassigned child.\" A file no entry names is not compiled into Assets.car; whatever it was meant to show is missing.",
         fix: "Assign the file to a slot in Xcode (or add an entry with its \"filename\"), or delete it.")
 
-    public static let rules = [fileMissing, unassigned]
+    package static let rules = [fileMissing, unassigned]
 
     /// Set folders by extension, with the Contents.json key listing their files and what actool
     /// calls them.
@@ -43,9 +43,9 @@ public struct CatalogFilesKind: RuleKind {
     /// Catalogs nest groups and containers (image stacks, brand assets); a hostile tree may nest more.
     static let maximumDepth = 32
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         walk(subject.path, depth: 0, in: context)
     }
 

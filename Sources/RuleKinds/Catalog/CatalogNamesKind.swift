@@ -4,24 +4,24 @@ import RuleKit
 import SystemCalls
 
 /// `catalog.duplicate-name`: two sets of the same type and name in one asset catalog.
-public struct CatalogNamesKind: RuleKind {
-    public static let name = "catalog-names"
-    public static let summary =
+package struct CatalogNamesKind: RuleKind {
+    package static let name = "catalog-names"
+    package static let summary =
         "Checks that the sets of an asset catalog have distinct names (folders without provides-namespace share one)."
-    public static let subjects: Set<SubjectKind> = [.catalog]
+    package static let subjects: Set<SubjectKind> = [.catalog]
 
-    public static let duplicate = RuleInfo(
+    package static let duplicate = RuleInfo(
         id: "catalog.duplicate-name", severity: .warning,
         summary:
             "Two sets with the same name and type in one asset catalog (folders that do not provide a namespace do not separate names).",
         rationale:
             "actool reports \"warning: The image set name \\\"X\\\" is used by multiple image sets.\" (as Xcode build logs show) and compiles only one of them: which image UIImage(named:) or the icon returns is not the one you meant.",
         fix: "Rename one set, or tick \"Provides Namespace\" on the folder that holds it (then its name is Folder/Name).")
-    public static let rules = [duplicate]
+    package static let rules = [duplicate]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         var first: [String: String] = [:]  // "type name" → the first set's path
         // Breadth-first in name order, so "first" is stable.
         var pending: [(dir: String, namespace: String)] = [(subject.path, "")]
@@ -77,7 +77,7 @@ public struct CatalogNamesKind: RuleKind {
         return (properties["provides-namespace"] as? Bool) == true
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let catalog = "App/Assets.xcassets/"
         let set: ExampleFile = .text("{\"images\":[{\"idiom\":\"universal\",\"filename\":\"a.png\"}]}")
         return [

@@ -8,24 +8,24 @@ import SystemCalls
 /// `CODE_SIGN_ENTITLEMENTS` in the configuration that ships), as App Store Connect reads them
 /// (requirements-2026.md §5, VERIFIED). Judged for the app and every target of the project that
 /// ships on iOS or watchOS with it; a file no target names is no target's.
-public struct EntitlementsKind: RuleKind {
-    public static let name = "entitlements"
-    public static let summary =
+package struct EntitlementsKind: RuleKind {
+    package static let name = "entitlements"
+    package static let summary =
         "Checks the entitlements each target is signed with (CODE_SIGN_ENTITLEMENTS): they parse, and the NFC, iCloud and push values are ones App Store Connect accepts."
-    public static let subjects: Set<SubjectKind> = [.project]
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let parseError = RuleInfo(
+    package static let parseError = RuleInfo(
         id: "entitlements.parse-error", severity: .error,
         summary: "A target's entitlements file (CODE_SIGN_ENTITLEMENTS) does not parse as a property-list dictionary.",
         rationale: "codesign reads the entitlements as a property list; one that does not parse stops the build's signing step.",
         fix: "Fix the file at the line given (an unclosed tag, a stray character), or open it in Xcode's property-list editor.")
-    public static let nfcFormats = RuleInfo(
+    package static let nfcFormats = RuleInfo(
         id: "entitlements.nfc-formats", severity: .error, code: "ITMS-90778",
         summary: "com.apple.developer.nfc.readersession.formats lists NDEF, or lacks TAG.",
         rationale:
             "App Store Connect, 2026: \"Invalid entitlement for core nfc framework … 'TAG is missing in the entitlement' … 'NDEF is disallowed'\" (ITMS-90778; requirements-2026.md 5.1).",
         fix: "List TAG alone in com.apple.developer.nfc.readersession.formats (Xcode: Near Field Communication Tag Reading capability).")
-    public static let icloudEnvironment = RuleInfo(
+    package static let icloudEnvironment = RuleInfo(
         id: "entitlements.icloud-environment", severity: .error, code: "ITMS-90046",
         summary:
             "com.apple.developer.icloud-container-environment is not Production, or CloudKit is in icloud-services with no container identifier.",
@@ -34,15 +34,15 @@ public struct EntitlementsKind: RuleKind {
         fix:
             "Remove com.apple.developer.icloud-container-environment from the file (Xcode sets it when it exports) or set it to Production; give CloudKit its container in com.apple.developer.icloud-container-identifiers."
     )
-    public static let apsMissing = RuleInfo(
+    package static let apsMissing = RuleInfo(
         id: "entitlements.aps-missing", severity: .info, code: "ITMS-90078",
         summary: "The app has the remote-notification background mode but is signed without aps-environment.",
         rationale:
             "App Store Connect mails \"ITMS-90078: Missing potentially required entitlement … uses Apple Push Notification service (APNs) registration APIs, but the APS Environment Entitlement isn't included\" (requirements-2026.md 5.2).",
         fix: "Add the Push Notifications capability (aps-environment), or drop remote-notification from UIBackgroundModes.")
-    public static let rules = [parseError, nfcFormats, icloudEnvironment, apsMissing]
+    package static let rules = [parseError, nfcFormats, icloudEnvironment, apsMissing]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
     /// A target signed with entitlements: its name, its file (root-relative), and whether it is the app.
     struct Signed {
@@ -52,7 +52,7 @@ public struct EntitlementsKind: RuleKind {
         let incomplete: Bool
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard subject.path == project.directory, project.noAppReason == nil else { return }
         var seen = Set<String>()
@@ -161,7 +161,7 @@ public struct EntitlementsKind: RuleKind {
 }
 
 extension EntitlementsKind {
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let project = ExampleTrees.pbxproj(
             buildSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos; CODE_SIGN_ENTITLEMENTS = App/App.entitlements;")
         let push = ExampleTrees.plist("<key>UIBackgroundModes</key><array><string>remote-notification</string></array>")

@@ -7,18 +7,18 @@ import SystemCalls
 
 /// `exec`: a rule written in any language. reswatch runs the program (argv, no shell) with a
 /// timeout, sends the subject as JSON on stdin and reads diagnostics as JSON from stdout.
-public struct ExecKind: RuleKind {
-    public static let name = "exec"
-    public static let summary = "Runs an external program as a rule: subject JSON on stdin, diagnostics JSON on stdout."
-    public static let subjects: Set<SubjectKind> = Set(SubjectKind.allCases)
+package struct ExecKind: RuleKind {
+    package static let name = "exec"
+    package static let summary = "Runs an external program as a rule: subject JSON on stdin, diagnostics JSON on stdout."
+    package static let subjects: Set<SubjectKind> = Set(SubjectKind.allCases)
 
-    public static let execFailed = RuleInfo(
+    package static let execFailed = RuleInfo(
         id: "rules.exec-failed", severity: .error,
         summary: "An exec rule crashed, timed out, or printed something that is not the expected JSON.",
         rationale: "A rule that cannot run checks nothing; reswatch reports it instead of hiding it.",
         fix: "Run the program by hand with the JSON on stdin (see docs/rules.md, 'exec'), fix it, or raise timeout-ms.")
-    public static let rules = [execFailed]
-    public static let parameters = [
+    package static let rules = [execFailed]
+    package static let parameters = [
         "argv": "program and arguments (no shell); a relative program path is resolved against the module's directory",
         "timeout-ms": "kill the program after this many milliseconds (default 5000)",
         "subjects": "which subjects to run on: image, asset-set, info-plist, project (default image)",
@@ -30,10 +30,10 @@ public struct ExecKind: RuleKind {
     let kinds: Set<SubjectKind>
     let declared: [RuleInfo]
 
-    public var reportedRules: [RuleInfo] { declared + [Self.execFailed] }
-    public var subjectKinds: Set<SubjectKind> { kinds }
+    package var reportedRules: [RuleInfo] { declared + [Self.execFailed] }
+    package var subjectKinds: Set<SubjectKind> { kinds }
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         guard var argv = try p.strings("argv"), !argv.isEmpty else { throw p.error("exec: argv is required (a list: [program, args…])") }
         if !argv[0].hasPrefix("/") && argv[0].contains("/") {
             argv[0] = RelativePath.parent(p.file) + "/" + argv[0]
@@ -64,7 +64,7 @@ public struct ExecKind: RuleKind {
         self.declared = declared
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         if subject.kind == .image || subject.kind == .infoPlist { _ = context.read(subject.path) }
         if subject.kind == .assetSet { _ = context.list(subject.path) }
         let input = Self.input(subject, context)
@@ -105,7 +105,7 @@ public struct ExecKind: RuleKind {
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a program that reports a finding", files: ["App/Assets.xcassets/A.imageset/a.png": .png(PNGSpec(width: 4, height: 4))],
             triggers: ["team.example"],

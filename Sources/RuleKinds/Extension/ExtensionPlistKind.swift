@@ -6,13 +6,13 @@ import SystemCalls
 /// `extension.activation-truepredicate`, `extension.plist-keys`, `extension.point-unknown`: the
 /// `NSExtension` dictionary of each app extension's Info.plist, as its target ships it
 /// (requirements-2026.md 3.1–3.3). An Info.plist no target names is no product's (left out).
-public struct ExtensionPlistKind: RuleKind {
-    public static let name = "extension-plist"
-    public static let summary =
+package struct ExtensionPlistKind: RuleKind {
+    package static let name = "extension-plist"
+    package static let summary =
         "Checks each app extension's NSExtension dictionary: no TRUEPREDICATE activation rule, no obsolete or wrongly typed keys, a JavaScript file it ships, an extension point of its platform."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let truePredicate = RuleInfo(
+    package static let truePredicate = RuleInfo(
         id: "extension.activation-truepredicate", severity: .error, code: "ITMS-90362",
         summary: "An extension's NSExtensionActivationRule is the string TRUEPREDICATE.",
         rationale:
@@ -20,7 +20,7 @@ public struct ExtensionPlistKind: RuleKind {
         fix:
             "Replace it with a dictionary of the content the extension takes (NSExtensionActivationSupportsWebURLWithMaxCount = 1 …) or a predicate string that names it."
     )
-    public static let plistKeys = RuleInfo(
+    package static let plistKeys = RuleInfo(
         id: "extension.plist-keys", severity: .error,
         summary:
             "An extension's NSExtension has the obsolete NSExtensionPointName/NSExtensionPointVersion (ITMS-90363), an NSExtensionActivationSupports… value of the wrong type (ITMS-90361), or an NSExtensionJavaScriptPreprocessingFile the extension does not ship.",
@@ -29,14 +29,14 @@ public struct ExtensionPlistKind: RuleKind {
         fix:
             "Delete NSExtensionPointName and NSExtensionPointVersion; write the activation values as <true/>/<false/> or <integer>; add the .js file to the extension's Copy Bundle Resources."
     )
-    public static let pointUnknown = RuleInfo(
+    package static let pointUnknown = RuleInfo(
         id: "extension.point-unknown", severity: .warning,
         summary: "An NSExtensionPointIdentifier that is a misspelling of a known one, or one that exists only on another platform.",
         rationale:
             "iOS refuses to install an extension whose point is not one it knows: \"…specifies a value (…) for the NSExtensionPointIdentifier key … that does not correspond to a known extension point\" (requirements-2026.md 3.3). An identifier reswatch does not know and that resembles none is not judged (Apple adds points each year).",
         fix: "Use the extension point the extension's template gives (Xcode: File → New → Target).")
-    public static let rules = [truePredicate, plistKeys, pointUnknown]
-    public static let parameters = [
+    package static let rules = [truePredicate, plistKeys, pointUnknown]
+    package static let parameters = [
         "known": "the extension points of iOS (for misspellings)",
         "other-platforms": "extension points that exist only on another platform, with that platform",
     ]
@@ -44,13 +44,13 @@ public struct ExtensionPlistKind: RuleKind {
     let known: Set<String>
     let otherPlatforms: [String: String]
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         guard let list = try p.strings("known"), !list.isEmpty else { throw p.error("extension-plist: give the known: extension points") }
         known = Set(list)
         otherPlatforms = try p.stringMap("other-platforms") ?? [:]
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard project.infoPlist != subject.path, let dict = context.effectiveInfoPlist(subject.path),
             let nsExtension = dict["NSExtension"]?.dictionary
@@ -156,7 +156,7 @@ public struct ExtensionPlistKind: RuleKind {
 }
 
 extension ExtensionPlistKind {
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let share = { (nsExtension: String, extra: [String: ExampleFile]) -> [String: ExampleFile] in
             var files: [String: ExampleFile] = [
                 "App.xcodeproj/project.pbxproj": BundleKeysKind.project(), "App/Info.plist": BundleKeysKind.appPlist,

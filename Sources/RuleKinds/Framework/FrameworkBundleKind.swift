@@ -8,20 +8,20 @@ import SystemCalls
 /// `.xcframework`), as App Store Connect reads it in `X.app/Frameworks/` (requirements-2026.md
 /// 4.1, 4.2, VERIFIED). Simulator, Mac Catalyst and other platforms' slices ship in no iOS app.
 /// `MinimumOSVersion` must be the minimum the binary's load commands give (`MachOKind`).
-public struct FrameworkBundleKind: RuleKind {
-    public static let name = "framework-bundles"
-    public static let summary =
+package struct FrameworkBundleKind: RuleKind {
+    package static let name = "framework-bundles"
+    package static let summary =
         "Checks each prebuilt iOS framework's Info.plist: its versions (ITMS-90056, ITMS-90057) and its MinimumOSVersion (ITMS-90208)."
-    public static let subjects: Set<SubjectKind> = [.framework]
+    package static let subjects: Set<SubjectKind> = [.framework]
 
-    public static let versionKeys = RuleInfo(
+    package static let versionKeys = RuleInfo(
         id: "framework.version-keys", severity: .error, code: "ITMS-90057",
         summary:
             "A prebuilt iOS framework's Info.plist lacks CFBundleShortVersionString (ITMS-90057) or CFBundleVersion (ITMS-90056), or one is not one to three period-separated integers.",
         rationale:
             "App Store Connect validates each embedded framework's bundle: \"code=STATE_ERROR.VALIDATION_ERROR.90057\" for a missing CFBundleShortVersionString, 90056 for CFBundleVersion, and the format of plist.version-format (requirements-2026.md 4.1).",
         fix: "Add the versions to the framework's Info.plist (or take a release of it that has them).")
-    public static let minimumOS = RuleInfo(
+    package static let minimumOS = RuleInfo(
         id: "framework.minimum-os", severity: .error, code: "ITMS-90208",
         summary:
             "A prebuilt iOS framework's MinimumOSVersion is missing, empty, not what its binary was built for (LC_BUILD_VERSION), or above the app's deployment target.",
@@ -30,11 +30,11 @@ public struct FrameworkBundleKind: RuleKind {
         fix:
             "Give the framework's Info.plist the MinimumOSVersion its binary was built for, at or below the app's deployment target (or raise the app's)."
     )
-    public static let rules = [versionKeys, minimumOS]
+    package static let rules = [versionKeys, minimumOS]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool { Self.isIOSDeviceBundle(subject.path) != false }
+    package func applies(to subject: Subject) -> Bool { Self.isIOSDeviceBundle(subject.path) != false }
 
     /// false for a slice of an xcframework that no iOS device build takes (simulator, Mac
     /// Catalyst, another platform); true for an iOS device slice; nil for a loose framework.
@@ -45,7 +45,7 @@ public struct FrameworkBundleKind: RuleKind {
         return slice.hasPrefix("ios-") && !slice.contains("simulator") && !slice.contains("maccatalyst")
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard project.targetName != nil, project.noAppReason == nil, Self.isIOSDeviceBundle(subject.path) != false else { return }
         let plistPath = RelativePath.join(subject.path, "Info.plist")
@@ -136,7 +136,7 @@ extension FrameworkBundleKind {
         device
         + "<key>CFBundleShortVersionString</key><string>2.1.0</string><key>CFBundleVersion</key><string>7</string><key>MinimumOSVersion</key><string>13.0</string>"
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample("an iOS framework with its versions and a minimum below the app's", files: framework(good), passes: rules.map(\.id)),
         RuleExample(
             "an iOS framework without versions or a minimum", files: framework(device + "<key>CFBundleName</key><string>Kit</string>"),

@@ -32,7 +32,7 @@ extension AlternateIconsKind {
         return files.merging(extra) { _, b in b }
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a single-size alternate is complete",
             files: app(dark: ["Contents.json": T.contents([("universal", "1024x1024", nil, "d.png")]), "d.png": T.png(1024)]),

@@ -8,12 +8,12 @@ import SystemCalls
 /// icon for iPhone / iPod Touch of exactly '120x120' pixels … for iOS versions >= 10.0"
 /// (ITMS-90890; iPad: 152x152 and 167x167, ITMS-90892). Source:
 /// ITMS wording (docs/sources.md; Mealie-Recipes-iOS-APP PR #5).
-public struct AlternateIconsKind: RuleKind {
-    public static let name = "alternate-icons"
-    public static let summary = "Checks that every alternate app icon has the sizes the app's devices need."
-    public static let subjects: Set<SubjectKind> = [.project]
+package struct AlternateIconsKind: RuleKind {
+    package static let name = "alternate-icons"
+    package static let summary = "Checks that every alternate app icon has the sizes the app's devices need."
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let alternateSizes = RuleInfo(
+    package static let alternateSizes = RuleInfo(
         id: "icon.alternate-sizes", severity: .warning, code: "ITMS-90890",
         summary:
             "An alternate app icon set (ASSETCATALOG_COMPILER_ALTERNATE_APPICON_NAMES, …_INCLUDE_ALL_APPICON_ASSETS, CFBundleAlternateIcons) lacks 120x120 (iPhone) or 152x152 / 167x167 (iPad); single-size sets and Icon Composer icons are complete by construction.",
@@ -21,16 +21,16 @@ public struct AlternateIconsKind: RuleKind {
             "App Store Connect: \"Missing recommended icon - The bundle does not contain an alternate app icon for iPhone / iPod Touch of exactly '120x120' pixels\" (ITMS-90890; iPad: ITMS-90892); the alternate shows blurred or not at all on those devices.",
         fix: "Fill the set's iPhone 60pt @2x and iPad 76pt @2x / 83.5pt @2x slots, or make it a single-size 1024 set (Xcode 14+).")
 
-    public static let rules = [alternateSizes]
+    package static let rules = [alternateSizes]
 
     /// What each device needs of an alternate icon, and the code App Store Connect sends.
     static let needed: [(device: Device, slots: [(String, Double, Int, Int)], code: String)] = [
         (.iphone, [("iphone", 60, 2, 120)], "ITMS-90890"), (.ipad, [("ipad", 76, 2, 152), ("ipad", 83.5, 2, 167)], "ITMS-90892"),
     ]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         let sets = context.subjects(.assetSet).map(\.path).filter {
             $0.hasSuffix(".appiconset") && project.otherTarget(containing: $0) == nil

@@ -4,23 +4,23 @@ import SystemCalls
 
 /// `icon.set-missing`: the configured app icon exists, as an `.appiconset` or (Xcode 26) as an
 /// Icon Composer `.icon` (Icon Composer, docs/sources.md).
-public struct AppIconReferenceKind: RuleKind {
-    public static let name = "appicon-reference"
-    public static let summary = "Checks that the configured app icon name names an .appiconset or an Icon Composer .icon."
-    public static let subjects: Set<SubjectKind> = [.project]
+package struct AppIconReferenceKind: RuleKind {
+    package static let name = "appicon-reference"
+    package static let summary = "Checks that the configured app icon name names an .appiconset or an Icon Composer .icon."
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let setMissing = RuleInfo(
+    package static let setMissing = RuleInfo(
         id: "icon.set-missing", severity: .error,
         summary:
             "The configured app icon (.reswatch.yaml, ASSETCATALOG_COMPILER_APPICON_NAME, CFBundleIconName) names no .appiconset and no Icon Composer .icon.",
         rationale: "actool: \"None of the input catalogs contained a matching app icon set named …\"; the app ships without an icon.",
         fix: "Rename the set (or the .icon) or the setting so they match (case matters).")
 
-    public static let rules = [setMissing]
+    package static let rules = [setMissing]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard let name = context.project.appIconName else { return }
         let sets = context.subjects(.assetSet).filter { $0.path.hasSuffix(".appiconset") }
         var names = sets.map { String(RelativePath.name($0.path).dropLast(".appiconset".count)) }
@@ -69,7 +69,7 @@ public struct AppIconReferenceKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "the configured set exists",
             files: ExampleTrees.singleSize().merging(["App/.reswatch.yaml": ExampleTrees.config(extra: "app-icon: AppIcon\n")]) { _, b in b

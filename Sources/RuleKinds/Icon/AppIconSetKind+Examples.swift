@@ -2,7 +2,7 @@ import ImageFacts
 import RuleKit
 
 extension AppIconSetKind {
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         typealias T = ExampleTrees
         let set = T.iconSet
         return [

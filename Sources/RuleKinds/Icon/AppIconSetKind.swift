@@ -6,16 +6,16 @@ import SystemCalls
 
 /// `icon.*` for asset-catalog app icon sets: slot sizes, required / recommended slots from the seed
 /// tables, the App Store icon, alpha, and the set's own structure.
-public struct AppIconSetKind: RuleKind {
-    public static let name = "appicon-set"
-    public static let summary = "Checks .appiconset folders against Apple's icon tables (QA1686) and App Store Connect."
-    public static let subjects: Set<SubjectKind> = [.assetSet]
+package struct AppIconSetKind: RuleKind {
+    package static let name = "appicon-set"
+    package static let summary = "Checks .appiconset folders against Apple's icon tables (QA1686) and App Store Connect."
+    package static let subjects: Set<SubjectKind> = [.assetSet]
 
-    public static let sizeMismatch = RuleInfo(
+    package static let sizeMismatch = RuleInfo(
         id: "icon.size-mismatch", severity: .error, summary: "An icon's pixel size is not size × scale of its slot.",
         rationale: "QA1686: the width and height in pixels must match the tables; actool warns and App Store Connect rejects wrong sizes.",
         fix: "Export the icon at exactly the slot's pixel size (points × scale), or move it to the slot it was made for.")
-    public static let missingRequired = RuleInfo(
+    package static let missingRequired = RuleInfo(
         id: "icon.missing-required", severity: .error, code: "ITMS-90022",
         summary: "A slot Apple's tables mark Required for the project's devices and deployment target has no image.",
         rationale: "App Store Connect rejects the upload: ITMS-90022 (iPhone), ITMS-90023 (iPad).",
@@ -27,32 +27,32 @@ public struct AppIconSetKind: RuleKind {
             rationale: missingRequired.rationale, fix: missingRequired.fix)
     }
 
-    public static let missingRecommended = RuleInfo(
+    package static let missingRecommended = RuleInfo(
         id: "icon.missing-recommended", severity: .warning,
         summary: "An \"Optional but recommended\" slot of an all-sizes set is empty.",
         rationale:
             "QA1686: \"It is strongly recommended that your application include artwork for all the icons listed\"; iOS otherwise scales another icon.",
         fix: "Add the listed size, or disable the rule in .reswatch.yaml if the scaled icon is acceptable.")
-    public static let marketingMissing = RuleInfo(
+    package static let marketingMissing = RuleInfo(
         id: "icon.marketing-missing", severity: .error, code: "ITMS-90704",
         summary: "The app icon set has no 1024x1024 App Store icon.",
         rationale: "App Store Connect rejects builds without the 1024x1024 icon in the asset catalog (ITMS-90704).",
         fix: "Add a 1024x1024 RGB PNG without alpha to the ios-marketing (or single-size universal) slot.")
-    public static let marketingAlpha = RuleInfo(
+    package static let marketingAlpha = RuleInfo(
         id: "icon.marketing-alpha", severity: .error, code: "ITMS-90717",
         summary: "The 1024 App Store icon has an alpha channel (colour type 4/6 or tRNS), even if every pixel is opaque.",
         rationale: "App Store Connect: \"The App Store Icon … can't be transparent nor contain an alpha channel\" (ITMS-90717).",
         fix:
             "Flatten onto an opaque background and save as RGB without alpha (e.g. `convert in.png -background white -alpha remove -alpha off out.png`)."
     )
-    public static let transparent = RuleInfo(
+    package static let transparent = RuleInfo(
         id: "icon.transparent", severity: .warning,
         summary:
             "An app icon (other than the App Store icon) has pixels a person can see through: alpha below 230 of 255, outside the corners the rounded icon mask hides (a circle of radius 15% of the side in each corner).",
         rationale:
             "QA1686: \"If your icons include transparent areas … fill these areas with a solid color\"; iOS fills them with black. Nearly opaque pixels (anti-aliased edges) and the masked corners do not show.",
         fix: "Fill transparent areas with a solid colour and save without alpha.")
-    public static let fileMissing = RuleInfo(
+    package static let fileMissing = RuleInfo(
         id: "icon.file-missing", severity: .error, summary: "Contents.json names a file that is not in the set folder.",
         rationale: "actool fails (\"The app icon set … has an unassigned child\" / missing file) and the slot is empty in the build.",
         fix: "Add the file, or fix the \"filename\" in Contents.json.")
@@ -63,33 +63,33 @@ public struct AppIconSetKind: RuleKind {
             id: fileMissing.id, severity: fileMissing.severity, code: code, summary: fileMissing.summary,
             rationale: fileMissing.rationale, fix: fileMissing.fix)
     }
-    public static let unassigned = RuleInfo(
+    package static let unassigned = RuleInfo(
         id: "icon.unassigned", severity: .warning,
         summary: "A file in the set that Contents.json does not name, or an entry that maps to no valid slot.",
         rationale: "actool: \"The app icon set has an unassigned child\"; the file is not used and often is the icon someone meant to add.",
         fix: "Reference the file from a slot in Contents.json, or delete it; fix the idiom/size/scale of invalid entries.")
-    public static let duplicateSlot = RuleInfo(
+    package static let duplicateSlot = RuleInfo(
         id: "icon.duplicate-slot", severity: .warning, summary: "Two entries for the same idiom/size/scale/appearance.",
         rationale: "actool keeps one and warns; which image ships is undefined.",
         fix: "Remove one of the duplicate entries from Contents.json.")
-    public static let legacySlot = RuleInfo(
+    package static let legacySlot = RuleInfo(
         id: "icon.legacy-slot", severity: .info,
         summary: "A filled slot that only applies below the deployment target (57, 72, 50, 29@1x iPhone; 76@1x from iOS 10).",
         rationale: "QA1686 Tables 2/4/6 apply only to deployment targets of 6.1 or earlier; 1x iPads are gone since iOS 10.",
         fix: "Remove the legacy slot and its file; nothing on a supported device uses it.")
 
-    public static let notShipped = RuleInfo(
+    package static let notShipped = RuleInfo(
         id: "icon.not-shipped", severity: .info,
         summary: "An app icon set that no build configuration of the app uses (not the app icon, not an alternate icon).",
         rationale:
             "Its App Store rules (alpha, transparency, unassigned files) do not apply to a set no build includes; reswatch still checks what would make it unusable, and says that it did only that.",
         fix: "Delete the set if it is left over, or name it in ASSETCATALOG_COMPILER_APPICON_NAME / _ALTERNATE_APPICON_NAMES.")
 
-    public static let rules = [
+    package static let rules = [
         sizeMismatch, missingRequired, missingRecommended, marketingMissing, marketingAlpha, transparent, fileMissing,
         unassigned, duplicateSlot, legacySlot, notShipped,
     ]
-    public static let parameters = [
+    package static let parameters = [
         "valid-slots": "idiom → list of \"size@scale\" slots actool accepts",
         "marketing-slots": "slots that hold the 1024 App Store icon (\"idiom size@scale\")",
         "legacy-slots": "list of {slot, below}: slots that apply only below a deployment target",
@@ -100,7 +100,7 @@ public struct AppIconSetKind: RuleKind {
     let marketingSlots: Set<IconSlot>
     let table: IconTable
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         var valid: [String: Set<IconSlot>] = [:]
         if let v = p.child("valid-slots") {
             for idiom in v.keys {
@@ -132,9 +132,9 @@ public struct AppIconSetKind: RuleKind {
         table = IconTable(rows: rows, legacySlots: legacy.map { (slot: $0.0, below: $0.1) })
     }
 
-    public func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(subject.path, ".appiconset") }
+    package func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(subject.path, ".appiconset") }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard var set = AppIconSetEvaluation(kind: self, subject: subject, context: context) else { return }
         set.reportNotShipped()
         // Sized once for the set's entries: grown from empty, each of them rehashed every key

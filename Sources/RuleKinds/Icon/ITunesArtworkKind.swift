@@ -3,12 +3,12 @@ import RuleKit
 import SystemCalls
 
 /// `icon.itunesartwork`: iTunesArtwork files follow QA1686, Tables 1/3/5.
-public struct ITunesArtworkKind: RuleKind {
-    public static let name = "itunes-artwork"
-    public static let summary = "Checks iTunesArtwork files: not for App Store builds, no extension, 512x512 (@2x 1024x1024)."
-    public static let subjects: Set<SubjectKind> = [.image]
+package struct ITunesArtworkKind: RuleKind {
+    package static let name = "itunes-artwork"
+    package static let summary = "Checks iTunesArtwork files: not for App Store builds, no extension, 512x512 (@2x 1024x1024)."
+    package static let subjects: Set<SubjectKind> = [.image]
 
-    public static let artwork = RuleInfo(
+    package static let artwork = RuleInfo(
         id: "icon.itunesartwork", severity: .warning,
         summary:
             "iTunesArtwork present for App Store distribution (\"Do not include\"), named with an extension, or not 512x512 (@2x 1024x1024).",
@@ -17,15 +17,15 @@ public struct ITunesArtworkKind: RuleKind {
         fix:
             "Leave iTunesArtwork out of App Store builds; for Ad Hoc, name it iTunesArtwork / iTunesArtwork@2x without extension at 512 / 1024 px."
     )
-    public static let rules = [artwork]
+    package static let rules = [artwork]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool {
+    package func applies(to subject: Subject) -> Bool {
         RelativePath.withBytes(of: subject.path) { RelativePath.hasPrefix(RelativePath.name(in: $0), "itunesartwork", ignoringCase: true) }
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let name = RelativePath.name(subject.path)
         guard name.lowercased().hasPrefix("itunesartwork"),
             SubjectClassifier.assetSetType(ofDirectory: RelativePath.name(RelativePath.parent(subject.path))) == nil
@@ -55,7 +55,7 @@ public struct ITunesArtworkKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "Ad Hoc artwork, right names and sizes",
             files: [

@@ -6,34 +6,34 @@ import SystemCalls
 
 /// Loose app icons named by Info.plist (`CFBundleIconFile(s)`, `CFBundleIcons`(`~ipad`)), checked
 /// against QA1686's tables — for apps that do not take their icons from an asset catalog.
-public struct LegacyIconsKind: RuleKind {
-    public static let name = "legacy-icons"
-    public static let summary = "Checks loose icon files named by Info.plist against Apple's icon tables (QA1686)."
-    public static let subjects: Set<SubjectKind> = [.project]
+package struct LegacyIconsKind: RuleKind {
+    package static let name = "legacy-icons"
+    package static let summary = "Checks loose icon files named by Info.plist against Apple's icon tables (QA1686)."
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let invalidPath = RuleInfo(
+    package static let invalidPath = RuleInfo(
         id: "plist.invalid-image-path", severity: .error, code: "ITMS-90032",
         summary:
             "An icon name under CFBundleIconFile(s)/CFBundleIcons/CFBundleAlternateIcons has no matching file; without an extension @2x/@3x/~ipad variants are found automatically, with one every variant must be listed.",
         rationale:
             "App Store Connect: \"Invalid Image Path - No image found at the path referenced under key …\" (ITMS-90032); QA1686: \"If you include extensions, you must specify all image files … explicitly\".",
         fix: "Add the file to the project, or fix the name; prefer names without extension so variants are found.")
-    public static let rules = [
+    package static let rules = [
         invalidPath, AppIconSetKind.sizeMismatch, AppIconSetKind.missingRequired, AppIconSetKind.missingRecommended,
         AppIconSetKind.marketingMissing,
     ]
-    public static let parameters = ["rows": "the seed icon tables (shared with appicon-set through a YAML anchor)"]
+    package static let parameters = ["rows": "the seed icon tables (shared with appicon-set through a YAML anchor)"]
 
     let table: IconTable
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         var rows: [IconTableRow] = []
         for item in try p.list("rows") ?? [] { rows.append(try IconTableRow.parse(item)) }
         guard !rows.isEmpty else { throw p.error("legacy-icons: give the rows: table") }
         table = IconTable(rows: rows, legacySlots: [])
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard let infoPath = project.infoPlist, case .success(let (value, _)) = context.plist(infoPath), let plist = value.dictionary,
             plist["NSExtension"] == nil
@@ -157,7 +157,7 @@ public struct LegacyIconsKind: RuleKind {
         return ["", "@2x", "@3x", "~ipad", "@2x~ipad", "~iphone", "@2x~iphone", "@3x~iphone"].contains { base + $0 + ".png" == file }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let png = { (side: Int) in ExampleFile.png(PNGSpec(width: side, height: side)) }
         let plist = { (names: String) in
             ExampleTrees.plist(

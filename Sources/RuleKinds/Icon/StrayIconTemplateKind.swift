@@ -5,21 +5,21 @@ import RuleKit
 import SystemCalls
 
 /// `icon.stray-template`: loose images named like app icons that the app does not use as icons.
-public struct StrayIconTemplateKind: RuleKind {
-    public static let name = "stray-icon-template"
-    public static let summary = "Finds loose Icon*.png / AppIcon*.png files that are not the configured app icons."
-    public static let subjects: Set<SubjectKind> = [.image]
+package struct StrayIconTemplateKind: RuleKind {
+    package static let name = "stray-icon-template"
+    package static let summary = "Finds loose Icon*.png / AppIcon*.png files that are not the configured app icons."
+    package static let subjects: Set<SubjectKind> = [.image]
 
-    public static let stray = RuleInfo(
+    package static let stray = RuleInfo(
         id: "icon.stray-template", severity: .warning,
         summary:
             "Images the app bundles outside the configured icons whose names follow the icon naming convention (Icon.png, Icon-72.png, Icon@2x.png, AppIcon*.png; case-sensitive).",
         rationale:
             "QA1686, \"The wrong icon appears\": iOS and the App Store may pick up a bundled file named like an icon instead of the configured one.",
         fix: "Rename or remove the file, or reference it as an icon (asset catalog or CFBundleIconFiles).")
-    public static let rules = [stray]
+    package static let rules = [stray]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
     /// Names iOS or actool could take for an app icon: `Icon` followed by `.`, `-`, `@` or `~`
     /// (Icon.png, Icon-72.png, Icon@2x.png: the fixed names iOS looks up, case-sensitively on the
@@ -31,7 +31,7 @@ public struct StrayIconTemplateKind: RuleKind {
         return [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "@"), UInt8(ascii: "~")].contains(name[4])
     }
 
-    public func applies(to subject: Subject) -> Bool {
+    package func applies(to subject: Subject) -> Bool {
         RelativePath.withBytes(of: subject.path) { path in
             let name = RelativePath.name(in: path)
             guard Self.isIconName(name), RelativePath.hasSuffix(name, ".png", ignoringCase: true) else { return false }
@@ -41,7 +41,7 @@ public struct StrayIconTemplateKind: RuleKind {
         }
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let file = RelativePath.name(subject.path)
         // Only a file the app bundles can be taken for its icon: with the project's resources
         // known, one outside them (a README's image, a technote's) ships nowhere.
@@ -68,7 +68,7 @@ public struct StrayIconTemplateKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         var catalog = ExampleTrees.singleSize()
         catalog["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleIconName</key><string>AppIcon</string>")
         return [

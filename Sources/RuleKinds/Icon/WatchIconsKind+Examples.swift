@@ -47,7 +47,7 @@ extension WatchIconsKind {
         return tree
     }()
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a watch set with its App Store icon, all RGB",
             files: watch(

@@ -8,19 +8,19 @@ import SystemCalls
 /// `icon.size-mismatch`, judged by `appicon-set` for every idiom. Sources:
 /// ITMS wording (ITMS-90719, ITMS-90396) and the Asset Catalog Format Reference (watch slots),
 /// modern-apple-resources.md §3 (RevenueCat/purchases-ios PR #2705).
-public struct WatchIconsKind: RuleKind {
-    public static let name = "watch-icons"
-    public static let summary = "Checks a watch app's icon set: the 1024 App Store icon, and no alpha channel in any watch icon."
-    public static let subjects: Set<SubjectKind> = [.assetSet]
+package struct WatchIconsKind: RuleKind {
+    package static let name = "watch-icons"
+    package static let summary = "Checks a watch app's icon set: the 1024 App Store icon, and no alpha channel in any watch icon."
+    package static let subjects: Set<SubjectKind> = [.assetSet]
 
-    public static let marketingMissing = RuleInfo(
+    package static let marketingMissing = RuleInfo(
         id: "icon.watch-marketing-missing", severity: .error, code: "ITMS-90719",
         summary:
             "A watch app's icon set has no 1024x1024 App Store icon (a watch-marketing entry, or a single-size watchOS 1024 entry) with its file.",
         rationale:
             "App Store Connect: \"Missing App Store Icon. WatchOS Apps must include a 1024x1024px App Store Icon in PNG format.\" (ITMS-90719)",
         fix: "Add a 1024x1024 PNG without alpha to the set's watch App Store slot (or make the set a single-size watchOS 1024 set).")
-    public static let alpha = RuleInfo(
+    package static let alpha = RuleInfo(
         id: "icon.watch-alpha", severity: .error, code: "ITMS-90396",
         summary:
             "A watch app icon (any size, not only the 1024) has an alpha channel (colour type 4/6 or a tRNS chunk), even if every pixel is opaque.",
@@ -28,17 +28,17 @@ public struct WatchIconsKind: RuleKind {
             "App Store Connect: \"Invalid Icon. The watch application … contains an icon file … with an alpha channel. Icons should not have an alpha channel.\" (ITMS-90396)",
         fix: "Re-export the icon as RGB without alpha (e.g. `convert in.png -background black -alpha remove -alpha off out.png`).")
 
-    public static let rules = [marketingMissing, alpha]
+    package static let rules = [marketingMissing, alpha]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(subject.path, ".appiconset") }
+    package func applies(to subject: Subject) -> Bool { RelativePath.hasSuffix(subject.path, ".appiconset") }
 
     static func isWatchEntry(_ e: AssetImageEntry) -> Bool {
         e.idiom == "watch" || e.idiom == "watch-marketing" || (e.idiom == "universal" && e.platform == "watchos")
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard case .success(let contents)? = context.assetContents(RelativePath.join(subject.path, "Contents.json")),
             contents.images.contains(where: Self.isWatchEntry), isShippedWatchIcon(subject.path, contents, in: context)
         else { return }

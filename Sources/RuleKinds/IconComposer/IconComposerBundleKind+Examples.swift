@@ -51,7 +51,7 @@ extension IconComposerBundleKind {
     static let svg =
         "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1024 1024\">\n  <rect width=\"10\" height=\"10\"/>\n</svg>\n"
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample("a bundle as Icon Composer writes it", files: bundle(), passes: rules.map(\.id)),
         RuleExample(
             "SVG layers whose names hold spaces and non-ASCII letters",

@@ -7,30 +7,30 @@ import SystemCalls
 /// `iconcomposer.schema`: an Icon Composer bundle (`X.icon`, Xcode 26) is a document Xcode can
 /// compile. Its PNG layers are judged by `png-properties` like images in a set.
 /// Sources: Icon Composer (docs/sources.md) and real `.icon` bundles.
-public struct IconComposerBundleKind: RuleKind {
-    public static let name = "icon-composer"
-    public static let summary = "Checks Icon Composer bundles (.icon): icon.json, the layers it names, their files."
-    public static let subjects: Set<SubjectKind> = [.iconComposer]
+package struct IconComposerBundleKind: RuleKind {
+    package static let name = "icon-composer"
+    package static let summary = "Checks Icon Composer bundles (.icon): icon.json, the layers it names, their files."
+    package static let subjects: Set<SubjectKind> = [.iconComposer]
 
-    public static let jsonInvalid = RuleInfo(
+    package static let jsonInvalid = RuleInfo(
         id: "iconcomposer.json-invalid", severity: .error,
         summary: "An Icon Composer bundle whose icon.json is missing, not JSON, not an object, or has no `groups` list.",
         rationale:
             "The .icon folder is the document Xcode 26 builds every icon size from (\"Creating your app icon using Icon Composer\"); actool cannot compile one without its icon.json, and the app ships without an icon.",
         fix: "Restore icon.json from version control, or re-save the icon from Icon Composer.")
-    public static let assetMissing = RuleInfo(
+    package static let assetMissing = RuleInfo(
         id: "iconcomposer.asset-missing", severity: .error,
         summary: "A layer's `image-name` (or an `image-name-specializations` value) names no file in the bundle's Assets/ folder.",
         rationale:
             "Icon Composer and actool look the layer up in Assets/ by that exact name (spaces and non-ASCII letters included); a missing file leaves the layer empty or fails the compile (giginet/apple-icon-composer-skill validate_icon.py).",
         fix: "Add the file to Assets/ under that name, or re-export the layer from Icon Composer.")
-    public static let assetInvalid = RuleInfo(
+    package static let assetInvalid = RuleInfo(
         id: "iconcomposer.asset-invalid", severity: .error,
         summary: "A layer file that is no usable artwork: an SVG that is not well-formed XML with an <svg> element at the top.",
         rationale:
             "Apple: layers are exported as SVG or PNG; an SVG that does not parse cannot be rendered by Icon Composer or actool. PNG layers are judged by the image.* rules.",
         fix: "Re-export the layer from the design tool (or as PNG if it uses SVG features Icon Composer does not support).")
-    public static let schema = RuleInfo(
+    package static let schema = RuleInfo(
         id: "iconcomposer.schema", severity: .warning,
         summary:
             "icon.json departs from the shape Icon Composer writes: a wrong type, an unknown key, a colour that does not parse, a number outside 0–1, more than 4 groups.",
@@ -38,11 +38,11 @@ public struct IconComposerBundleKind: RuleKind {
             "Apple publishes no icon.json schema, so this is never an error; the shape is what both public reverse-engineered schemas and real files agree on, and Apple's page allows \"a maximum of four groups\".",
         fix: "Open and re-save the icon in Icon Composer, or correct the value at the reported key.")
 
-    public static let rules = [jsonInvalid, assetMissing, assetInvalid, schema]
+    package static let rules = [jsonInvalid, assetMissing, assetInvalid, schema]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let bundle = RelativePath.name(subject.path)
         let file = RelativePath.join(subject.path, "icon.json")
         let bytes: [UInt8]

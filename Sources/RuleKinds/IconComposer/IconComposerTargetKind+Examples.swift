@@ -84,7 +84,7 @@ extension IconComposerTargetKind {
 
     static let ids = rules.map(\.id) + ["icon.set-missing", "icon.marketing-missing", "icon.missing-required", "plist.icon-name-missing"]
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         var shadowed = app(.resource(IconBundleMembership.fileType))
         shadowed["App/Assets.xcassets/AppIcon.appiconset/Contents.json"] = ExampleTrees.contents([("iphone", "60x60", "2x", nil)])
         // A shadowed set's App Store image with alpha and WebP data under a .png name: the set is

@@ -5,12 +5,12 @@ import SystemCalls
 /// `iconcomposer.not-in-target`, `iconcomposer.shadowed-appiconset`,
 /// `iconcomposer.unsupported-platform`: an Icon Composer icon is wired to its target as Xcode 26
 /// needs. Sources: Icon Composer, Xcode 26 release notes (docs/sources.md).
-public struct IconComposerTargetKind: RuleKind {
-    public static let name = "icon-composer-target"
-    public static let summary = "Checks that the app's Icon Composer icons (.icon) are compiled by its target, and only where they can be."
-    public static let subjects: Set<SubjectKind> = [.project]
+package struct IconComposerTargetKind: RuleKind {
+    package static let name = "icon-composer-target"
+    package static let summary = "Checks that the app's Icon Composer icons (.icon) are compiled by its target, and only where they can be."
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let notInTarget = RuleInfo(
+    package static let notInTarget = RuleInfo(
         id: "iconcomposer.not-in-target", severity: .error,
         summary:
             "The app icon name names a .icon that is on disk but that the target does not compile as an icon (not a resource, or added as a plain folder), and no .appiconset has that name.",
@@ -19,24 +19,24 @@ public struct IconComposerTargetKind: RuleKind {
         fix:
             "Add the .icon to the target's Copy Bundle Resources phase with the type Icon Composer Icon (or into a folder the target synchronizes)."
     )
-    public static let shadowedAppIconSet = RuleInfo(
+    package static let shadowedAppIconSet = RuleInfo(
         id: "iconcomposer.shadowed-appiconset", severity: .warning,
         summary: "An .appiconset has the same name as a .icon the target compiles.",
         rationale:
             "Apple: an Icon Composer file \"replaces any existing icon asset catalog\"; from Xcode 26.1 the .icon is used for every OS version, so the set is dead weight, and a same-name set has failed App Store validation (WordPress-iOS #24850).",
         fix: "Delete the .appiconset, or rename it if an older Xcode must still build with it.")
-    public static let unsupportedPlatform = RuleInfo(
+    package static let unsupportedPlatform = RuleInfo(
         id: "iconcomposer.unsupported-platform", severity: .error,
         summary: "A .icon is the app icon of a tvOS or visionOS target.",
         rationale:
             "Icon Composer icons are for iOS, iPadOS, macOS and watchOS; Apple sends tvOS and visionOS targets to asset-catalog icons (brand assets, image stacks), and rules_apple refuses the combination.",
         fix: "Give the target an asset-catalog icon: a .brandassets App Icon & Top Shelf set (tvOS) or a .solidimagestack (visionOS).")
 
-    public static let rules = [notInTarget, shadowedAppIconSet, unsupportedPlatform]
+    package static let rules = [notInTarget, shadowedAppIconSet, unsupportedPlatform]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let bundles = context.subjects(.iconComposer).map(\.path)
         guard !bundles.isEmpty else { return }
         let sets = context.subjects(.assetSet).map(\.path).filter { $0.hasSuffix(".appiconset") }

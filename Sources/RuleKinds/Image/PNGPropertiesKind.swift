@@ -5,48 +5,48 @@ import RuleKit
 import SystemCalls
 
 /// `image.*`: format checks on every PNG that is an icon, a launch image or in an asset set.
-public struct PNGPropertiesKind: RuleKind {
-    public static let name = "png-properties"
-    public static let summary = "Checks that icon / launch / asset-set PNGs are real, intact, RGB, non-interlaced PNGs."
+package struct PNGPropertiesKind: RuleKind {
+    package static let name = "png-properties"
+    package static let summary = "Checks that icon / launch / asset-set PNGs are real, intact, RGB, non-interlaced PNGs."
     /// Images, other loose PNGs when Info.plist names them (icons with arbitrary names), and the
     /// PNG layers of Icon Composer bundles (judged like images in a set: Icon Composer renders
     /// every size from them).
-    public static let subjects: Set<SubjectKind> = [.image, .loosePNG, .iconLayer]
+    package static let subjects: Set<SubjectKind> = [.image, .loosePNG, .iconLayer]
 
-    public static let notPNG = RuleInfo(
+    package static let notPNG = RuleInfo(
         id: "image.not-png", severity: .error, summary: "A `.png` file whose bytes are not a PNG (JPEG, GIF, WebP, empty file …).",
         rationale: "actool and the App Store read the bytes, not the name; a JPEG or WebP renamed to .png is rejected or shows no icon.",
         fix: "Re-export the image as a real PNG (e.g. `convert in.webp out.png`), or give it its true extension.")
-    public static let corrupt = RuleInfo(
+    package static let corrupt = RuleInfo(
         id: "image.corrupt", severity: .error, code: "ITMS-90013",
         summary: "A damaged PNG: truncated, bad CRC, zlib error, missing IHDR/IEND.",
         rationale: "App Store Connect rejects bundles with unreadable images (ITMS-90013); the device shows a blank icon.",
         fix: "Re-export the image from its source; check that the commit did not cut the file (git LFS, line-ending filters).")
-    public static let cgbi = RuleInfo(
+    package static let cgbi = RuleInfo(
         id: "image.cgbi", severity: .error, summary: "An Apple CgBI (Xcode-crushed) PNG committed to the source tree.",
         rationale:
             "CgBI files are Xcode build output (premultiplied BGRA, raw deflate); other tools cannot read them and Xcode crushes them again.",
         fix: "Replace the file with the original PNG (the designer's export), not one copied out of a built .app.")
-    public static let interlaced = RuleInfo(
+    package static let interlaced = RuleInfo(
         id: "image.interlaced", severity: .warning,
         summary:
             "An Adam7-interlaced PNG: a warning for launch images and loose app icons, info for an app icon set's files (actool writes new icon files from them) and in other image sets.",
         rationale:
             "App Programming Guide (App-Related Resources): \"avoid using interlaced PNGs\"; they decode slower and some iOS versions render them wrongly.",
         fix: "Re-save without interlacing (e.g. `convert in.png -interlace none out.png`).")
-    public static let notRGB = RuleInfo(
+    package static let notRGB = RuleInfo(
         id: "image.not-rgb", severity: .error,
         summary:
             "A grayscale PNG (colour type 0 or 4): an error for app icons, a warning for launch images, info in other image sets (asset catalogs accept grayscale there).",
         rationale:
             "QA1686: images not in the RGB colour model \"may appear correctly in Xcode but will fail to load on the device\".",
         fix: "Convert to RGB (e.g. `convert in.png -type TrueColor out.png`).")
-    public static let indexed = RuleInfo(
+    package static let indexed = RuleInfo(
         id: "image.indexed", severity: .info, summary: "A palette (colour type 3) PNG used as an app icon or launch image.",
         rationale:
             "A palette's entries are RGB colours, so a palette icon meets QA1686's RGB requirement and actool accepts it; it is noted because quantisation (pngquant's -fs8) can band gradients. Transparency in a palette is judged by icon.marketing-alpha / icon.transparent.",
         fix: "Export the icon as 24-bit RGB (no palette quantisation such as pngquant's -fs8 output).")
-    public static let sixteenBit = RuleInfo(
+    package static let sixteenBit = RuleInfo(
         id: "image.16-bit", severity: .warning, code: "ITMS-90682",
         summary:
             "A 16-bit-per-channel PNG: an error when the deployment target is 9.3 or lower; otherwise a warning for launch images and loose app icons, info elsewhere (an app icon set's files are actool's input: it writes 8-bit icon files).",
@@ -54,16 +54,16 @@ public struct PNGPropertiesKind: RuleKind {
             "App Store Connect rejects 16-bit images for apps that deploy to iOS 9.3 or earlier (ITMS-90682); later, they only waste space.",
         fix: "Convert to 8 bits per channel (e.g. `convert in.png -depth 8 out.png`).")
 
-    public static let rules = [notPNG, corrupt, cgbi, interlaced, notRGB, indexed, sixteenBit]
-    public static let parameters = ["full-decode": "true to inflate every image too (finds zlib errors with a valid CRC); default false"]
+    package static let rules = [notPNG, corrupt, cgbi, interlaced, notRGB, indexed, sixteenBit]
+    package static let parameters = ["full-decode": "true to inflate every image too (finds zlib errors with a valid CRC); default false"]
 
     let fullDecode: Bool
 
-    public init(parameters: ModuleParameters) throws(ModuleError) {
+    package init(parameters: ModuleParameters) throws(ModuleError) {
         fullDecode = try parameters.bool("full-decode") ?? false
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let path = subject.path
         judge(subject, in: context)
         // An image of an app icon set that a same-name Icon Composer icon replaces does not ship
@@ -199,7 +199,7 @@ public struct PNGPropertiesKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let set = "App/Assets.xcassets/Sample.imageset/"
         let icon = "App/Assets.xcassets/AppIcon.appiconset/"
         return [

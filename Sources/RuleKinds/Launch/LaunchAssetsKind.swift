@@ -8,23 +8,23 @@ import SystemCalls
 /// (requirements-2026.md 6.5, VERIFIED by demand). Judged: `UILaunchScreen`'s `UIColorName` and
 /// `UIImageName` (and its bars' `UIImageName`), and the named colours and images a launch
 /// storyboard declares in its `<resources>` (SF Symbols, `catalog="system"`, aside).
-public struct LaunchAssetsKind: RuleKind {
-    public static let name = "launch-assets"
-    public static let summary = "Checks that the colours and images the launch screen names are in the app's asset catalogs."
-    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
+package struct LaunchAssetsKind: RuleKind {
+    package static let name = "launch-assets"
+    package static let summary = "Checks that the colours and images the launch screen names are in the app's asset catalogs."
+    package static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
-    public static let missing = RuleInfo(
+    package static let missing = RuleInfo(
         id: "launch.asset-missing", severity: .warning,
         summary:
             "A launch storyboard's named colour or image, or UILaunchScreen's UIColorName/UIImageName, that no asset catalog of the app has.",
         rationale:
             "iOS draws the launch screen from the names it is given; one that resolves to nothing shows as a blank or black launch screen (requirements-2026.md 6.5).",
         fix: "Add the colour set or image set of that name to the app's catalog, or fix the name.")
-    public static let rules = [missing]
+    package static let rules = [missing]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
         guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil else { return }
@@ -115,7 +115,7 @@ public struct LaunchAssetsKind: RuleKind {
         return out
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let catalog: [String: ExampleFile] = [
             "App/Assets.xcassets/Contents.json": .text("{\"info\":{\"version\":1,\"author\":\"xcode\"}}"),
             "App/Assets.xcassets/Brand.colorset/Contents.json": .text("{\"colors\":[{\"idiom\":\"universal\"}]}"),

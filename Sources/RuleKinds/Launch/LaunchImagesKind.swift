@@ -6,26 +6,26 @@ import SystemCalls
 
 /// `launch.size-mismatch`, `launch.bad-name`: launch images, loose (`Default-568h@2x.png`) or in a
 /// `.launchimage` set, against the size tables of Apple's programming guides (docs/sources.md).
-public struct LaunchImagesKind: RuleKind {
-    public static let name = "launch-images"
-    public static let summary = "Checks launch image names (Apple's modifiers) and pixel sizes (Apple's tables)."
-    public static let subjects: Set<SubjectKind> = [.image, .assetSet]
+package struct LaunchImagesKind: RuleKind {
+    package static let name = "launch-images"
+    package static let summary = "Checks launch image names (Apple's modifiers) and pixel sizes (Apple's tables)."
+    package static let subjects: Set<SubjectKind> = [.image, .assetSet]
 
-    public static let sizeMismatch = RuleInfo(
+    package static let sizeMismatch = RuleInfo(
         id: "launch.size-mismatch", severity: .error,
         summary: "A launch image's pixels differ from the size its name modifiers or its Contents.json entry imply.",
         rationale:
             "Apple's programming guides list the exact launch image sizes (320x480 … 1242x2208, iPad 768x1024 …); a wrong size is stretched or ignored, and App Store Connect rejects some (ITMS-90096 for 568h).",
         fix: "Export the launch image at the listed size, or rename it so its modifiers match its size (e.g. -736h@3x for 1242x2208).")
-    public static let badName = RuleInfo(
+    package static let badName = RuleInfo(
         id: "launch.bad-name", severity: .warning,
         summary:
             "Launch image modifiers out of order or invalid: -568h not first or without @2x, orientation modifiers on an iPhone-only image, an unknown -modifier that is no declared URL scheme, a lower-case base name.",
         rationale:
             "App Programming Guide (App-Related Resources): <basename><usage modifiers><scale><device>.png; iOS matches names exactly (case-sensitively on device), so a misnamed image is never shown.",
         fix: "Rename to <basename>[-568h|-667h|-736h][-Portrait|-Landscape…][-scheme][@2x|@3x][~iphone|~ipad].png.")
-    public static let rules = [sizeMismatch, badName]
-    public static let parameters = [
+    package static let rules = [sizeMismatch, badName]
+    package static let parameters = [
         "sizes": "rows \"device height orientation scale WxH\" (height '-' for none)",
         "legacy-sizes": "rows in the same form that are accepted too (iPad without status bar)",
     ]
@@ -39,7 +39,7 @@ public struct LaunchImagesKind: RuleKind {
     static let heights: Set<String> = ["568h", "667h", "736h", "812h", "896h"]
     static let orientations: Set<String> = ["Portrait", "PortraitUpsideDown", "Landscape", "LandscapeLeft", "LandscapeRight"]
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         var rows: [Row] = []
         for (key, legacy) in [("sizes", false), ("legacy-sizes", true)] {
             for text in try p.strings(key) ?? [] {
@@ -55,12 +55,12 @@ public struct LaunchImagesKind: RuleKind {
     }
 
     /// Loose images and .launchimage sets; images inside asset sets are the set's business.
-    public func applies(to subject: Subject) -> Bool {
+    package func applies(to subject: Subject) -> Bool {
         if subject.kind == .assetSet { return RelativePath.hasSuffix(subject.path, ".launchimage") }
         return !SubjectClassifier.parentIsAssetSet(subject.path)
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         switch subject.kind {
         case .assetSet where subject.path.hasSuffix(".launchimage"): evaluateSet(subject, context)
         case .image: evaluateLoose(subject, context)
@@ -218,7 +218,7 @@ public struct LaunchImagesKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let png = { (w: Int, h: Int) in ExampleFile.png(PNGSpec(width: w, height: h)) }
         let iphone = ExampleTrees.config(devices: "[iphone]", target: "6.0")
         return [

@@ -9,7 +9,7 @@ import RuleKit
 /// and `UILaunchScreens` (`UIDefaultLaunchScreen`, `UILaunchScreenDefinitions` of
 /// `UILaunchScreenIdentifier`). Their references are checked.
 extension LaunchScreenKind {
-    public static let imagesOnly = RuleInfo(
+    package static let imagesOnly = RuleInfo(
         id: "launch.images-only", severity: .warning,
         summary:
             "The app's only launch screen is launch images: no UILaunchStoryboardName, UILaunchStoryboards, UILaunchScreen or UILaunchScreens.",

@@ -7,12 +7,12 @@ import SystemCalls
 /// `launch.missing`, `launch.storyboard-missing`, `launch.images-deprecated`, `launch.images-only`:
 /// the app's Info.plist names a launch screen that exists (any of the four keys the iOS 27 SDK
 /// counts), or the app has launch images.
-public struct LaunchScreenKind: RuleKind {
-    public static let name = "launch-screen"
-    public static let summary = "Checks that the app has a launch screen: a storyboard/xib it names, UILaunchScreen, or launch images."
-    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
+package struct LaunchScreenKind: RuleKind {
+    package static let name = "launch-screen"
+    package static let summary = "Checks that the app has a launch screen: a storyboard/xib it names, UILaunchScreen, or launch images."
+    package static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
-    public static let missing = RuleInfo(
+    package static let missing = RuleInfo(
         id: "launch.missing", severity: .error,
         summary: "No launch storyboard/xib, no UILaunchScreen and no launch image at all.",
         rationale:
@@ -20,7 +20,7 @@ public struct LaunchScreenKind: RuleKind {
         fix:
             "Add a launch storyboard and name it in UILaunchStoryboardName (Xcode: target → General → Launch Screen File), or add UILaunchScreen."
     )
-    public static let storyboardMissing = RuleInfo(
+    package static let storyboardMissing = RuleInfo(
         id: "launch.storyboard-missing", severity: .error, code: "ITMS-90475",
         summary: "UILaunchStoryboardName names no .storyboard/.xib in the project, or includes the extension.",
         rationale:
@@ -28,29 +28,29 @@ public struct LaunchScreenKind: RuleKind {
         fix:
             "Set UILaunchStoryboardName to the file's base name (LaunchScreen, not LaunchScreen.storyboard) and make sure the file is in the project."
     )
-    public static let imagesDeprecated = RuleInfo(
+    package static let imagesDeprecated = RuleInfo(
         id: "launch.images-deprecated", severity: .info,
         summary: "Launch images while the deployment target is iOS 13 or later.",
         rationale:
             "Since iOS 13 (April 2020 App Store rule) apps must use a launch storyboard; launch images are ignored on supported devices.",
         fix: "Replace the launch images with a launch storyboard and delete them.")
-    public static let iphone5Missing = RuleInfo(
+    package static let iphone5Missing = RuleInfo(
         id: "launch.iphone5-missing", severity: .error, code: "ITMS-90096",
         summary: "An iPhone app with launch images but no launch storyboard and no {320, 568} (640x1136) launch image.",
         rationale:
             "App Store Connect: \"Your binary is not optimized for iPhone 5\" (ITMS-90096); without a 568 pt launch image the app runs letterboxed.",
         fix: "Add a launch storyboard (preferred), or a Default-568h@2x.png of 640x1136.")
-    public static let landscapeCatalog = RuleInfo(
+    package static let landscapeCatalog = RuleInfo(
         id: "launch.landscape-asset-catalog", severity: .warning,
         summary: "A landscape-only iPhone app whose launch images come from an asset catalog.",
         rationale:
             "TN2244: asset catalogs mark iPhone launch images Portrait, so a landscape-only app finds none at launch and shows a blank screen.",
         fix: "Use a launch storyboard, or loose launch images named in UILaunchImages with UILaunchImageOrientation set to Landscape.")
-    public static let rules = [missing, storyboardMissing, imagesDeprecated, iphone5Missing, landscapeCatalog, imagesOnly]
+    package static let rules = [missing, storyboardMissing, imagesDeprecated, iphone5Missing, landscapeCatalog, imagesOnly]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // The app's own Info.plist only: extensions and watch apps have no launch screen.
         // The Info.plist the app ships: the file with what Xcode generates from build settings.
         // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
@@ -162,7 +162,7 @@ public struct LaunchScreenKind: RuleKind {
         return found.sorted()
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let plist = { (body: String) in ExampleTrees.plist(body) }
         return [
             RuleExample(

@@ -4,26 +4,26 @@ import RuleKit
 import SystemCalls
 
 /// `lproj.image-mismatch`: a localized icon or launch image has the base image's pixel size.
-public struct LocalizedImageSizeKind: RuleKind {
-    public static let name = "localized-image-size"
-    public static let summary = "Checks that icons and launch images inside .lproj folders match the size of the base image."
-    public static let subjects: Set<SubjectKind> = [.image]
+package struct LocalizedImageSizeKind: RuleKind {
+    package static let name = "localized-image-size"
+    package static let summary = "Checks that icons and launch images inside .lproj folders match the size of the base image."
+    package static let subjects: Set<SubjectKind> = [.image]
 
-    public static let mismatch = RuleInfo(
+    package static let mismatch = RuleInfo(
         id: "lproj.image-mismatch", severity: .error,
         summary: "A localized icon or launch image whose pixel size differs from the base one.",
         rationale:
             "iOS Application Programming Guide (2010) and App Programming Guide (Expected App Behaviors): localized icons and launch images replace the base file for that language and must have the same dimensions; a different size is scaled or rejected.",
         fix: "Export the localized image at the base image's pixel size.")
-    public static let rules = [mismatch]
+    package static let rules = [mismatch]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool {
+    package func applies(to subject: Subject) -> Bool {
         RelativePath.withBytes(of: subject.path) { RelativePath.hasSuffix(RelativePath.parent(in: $0), ".lproj") }
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let name = RelativePath.name(subject.path)
         let lproj = RelativePath.parent(subject.path)
         // The base: the same name outside any .lproj, else in Base.lproj.
@@ -42,7 +42,7 @@ public struct LocalizedImageSizeKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a localized launch image of the base size",
             files: [

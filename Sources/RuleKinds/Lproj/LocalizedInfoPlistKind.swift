@@ -6,45 +6,45 @@ import SystemCalls
 /// `lproj.infoplist-name-case`, `lproj.infoplist-unknown-key`, `lproj.infoplist-version-localized`,
 /// `lproj.strings-invalid`: the localized Info.plist (`InfoPlist.strings` in each `.lproj`) and
 /// every `.strings` file there, as Xcode and the device read them (requirements-2026.md 7.1–7.3).
-public struct LocalizedInfoPlistKind: RuleKind {
-    public static let name = "localized-info-plist"
-    public static let summary =
+package struct LocalizedInfoPlistKind: RuleKind {
+    package static let name = "localized-info-plist"
+    package static let summary =
         "Checks the .strings files of each .lproj (encoding, syntax) and InfoPlist.strings' name and keys against the app's Info.plist."
-    public static let subjects: Set<SubjectKind> = [.localization, .infoPlist]
+    package static let subjects: Set<SubjectKind> = [.localization, .infoPlist]
 
-    public static let nameCase = RuleInfo(
+    package static let nameCase = RuleInfo(
         id: "lproj.infoplist-name-case", severity: .warning,
         summary: "A localized Info.plist named in another case than InfoPlist.strings (infoPlist.strings, Infoplist.strings …).",
         rationale:
             "iOS looks the table up as InfoPlist on a case-sensitive file system: a file named otherwise is never read on a device, and the localized names and purpose strings fall back to the development language (issue 58, cause 14).",
         fix: "Rename the file to InfoPlist.strings (in every .lproj).")
-    public static let unknownKey = RuleInfo(
+    package static let unknownKey = RuleInfo(
         id: "lproj.infoplist-unknown-key", severity: .warning,
         summary: "InfoPlist.strings localizes a key the app's Info.plist does not have: it never applies.",
         rationale:
             "Only keys of the Info.plist are localized; Privacy._.Camera.Usage.Description beside NSCameraUsageDescription is never shown, users then see the English string (requirements-2026.md 7.2).",
         fix: "Use the Info.plist's own key (NSCameraUsageDescription …), or add the key to the Info.plist.")
-    public static let versionLocalized = RuleInfo(
+    package static let versionLocalized = RuleInfo(
         id: "lproj.infoplist-version-localized", severity: .warning,
         summary: "InfoPlist.strings localizes CFBundleShortVersionString or CFBundleVersion.",
         rationale:
             "The version is one value for the bundle; App Store Connect and the system read the Info.plist's, and a localized one only confuses users and crash reports (Apple: Core Foundation Keys, \"should not be localized\").",
         fix: "Remove the version keys from InfoPlist.strings.")
-    public static let stringsInvalid = RuleInfo(
+    package static let stringsInvalid = RuleInfo(
         id: "lproj.strings-invalid", severity: .error,
         summary: "A .strings file of an .lproj that is neither UTF-8 nor UTF-16 with a byte-order mark, or not .strings syntax.",
         rationale:
             "Xcode's CopyStringsFile fails the build: \"could not decode input file using specified encoding: Unicode (UTF-8), and the file contents do not contain a byte order mark\" (requirements-2026.md 7.3), or a syntax error at the line.",
         fix: "Save the file as UTF-8, and fix the line the finding names (\"key\" = \"value\";).")
-    public static let rules = [nameCase, unknownKey, versionLocalized, stringsInvalid]
+    package static let rules = [nameCase, unknownKey, versionLocalized, stringsInvalid]
     static let keysTag = "infoplist-strings-keys"
 
     /// Keys localized without being in the Info.plist: the bundle names iOS reads from the table.
     static let bundleNames: Set<String> = ["CFBundleDisplayName", "CFBundleName", "CFBundleSpokenName", "NSHumanReadableCopyright"]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         if subject.kind == .infoPlist { return evaluateCatalog(subject, in: context) }
         guard case .success(let entries) = context.list(subject.path) else { return }
         for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.isDirectory && entry.name.lowercased().hasSuffix(".strings") {
@@ -132,7 +132,7 @@ public struct LocalizedInfoPlistKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let app = ExampleTrees.plist(
             "<key>CFBundleName</key><string>App</string><key>NSCameraUsageDescription</key><string>Scans receipts.</string>")
         return [

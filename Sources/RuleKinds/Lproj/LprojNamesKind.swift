@@ -4,12 +4,12 @@ import SystemCalls
 
 /// `lproj.invalid-name`: `.lproj` folders are named by a language (BCP 47 / ISO 639), `Base`, or a
 /// legacy English language name.
-public struct LprojNamesKind: RuleKind {
-    public static let name = "lproj-names"
-    public static let summary = "Checks that .lproj folder names are language identifiers iOS recognises."
-    public static let subjects: Set<SubjectKind> = [.localization]
+package struct LprojNamesKind: RuleKind {
+    package static let name = "lproj-names"
+    package static let summary = "Checks that .lproj folder names are language identifiers iOS recognises."
+    package static let subjects: Set<SubjectKind> = [.localization]
 
-    public static let invalid = RuleInfo(
+    package static let invalid = RuleInfo(
         id: "lproj.invalid-name", severity: .warning,
         summary:
             "An .lproj folder whose name is not a language code (ISO 639-1/-2, optional script and region), Base, or a legacy English name.",
@@ -18,21 +18,21 @@ public struct LprojNamesKind: RuleKind {
         fix:
             "Rename the folder to a language identifier such as en, pt-BR, zh-Hans, es-419 (case matters: region upper-case, script title-case)."
     )
-    public static let rules = [invalid]
-    public static let parameters = [
+    package static let rules = [invalid]
+    package static let parameters = [
         "languages": "ISO 639-1 two-letter codes accepted", "legacy-names": "legacy English names accepted (English, French …)",
     ]
 
     let languages: Set<String>
     let legacyNames: Set<String>
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         languages = Set(try p.strings("languages") ?? [])
         legacyNames = Set(try p.strings("legacy-names") ?? [])
         guard !languages.isEmpty else { throw p.error("lproj-names: give the languages: list") }
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let folder = RelativePath.name(subject.path)
         let name = String(folder.dropLast(".lproj".count))
         if let problem = problem(with: name) {
@@ -77,7 +77,7 @@ public struct LprojNamesKind: RuleKind {
         return nil
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "language, script and region forms",
             files: [

@@ -6,33 +6,33 @@ import RuleKit
 /// `plist.queries-schemes-limit`, `plist.export-compliance-missing`: keys of the app's Info.plist
 /// whose meaning changes with the iOS 27 SDK, or that stop every TestFlight build. Sources:
 /// requirements-2026.md 1.5, 1.6 (TN3192), 1.7 and 2.5 (VERIFIED).
-public struct AgingKeysKind: RuleKind {
-    public static let name = "aging-keys"
-    public static let summary =
+package struct AgingKeysKind: RuleKind {
+    package static let name = "aging-keys"
+    package static let summary =
         "Checks Info.plist keys the iOS 27 SDK ignores or limits (UIRequiresFullScreen, UIDesignRequiresCompatibility, LSApplicationQueriesSchemes) and export compliance."
-    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
+    package static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
-    public static let requiresFullScreen = RuleInfo(
+    package static let requiresFullScreen = RuleInfo(
         id: "plist.requires-fullscreen-deprecated", severity: .info,
         summary: "The app sets UIRequiresFullScreen, deprecated since iOS 26 and no longer an opt-out of resizing with the iOS 27 SDK.",
         rationale:
             "TN3192: from iOS 27 UIRequiresFullScreen \"no longer opts an app out of resizing, it requests discrete resizing that honors the supported orientations\", on iPhone as well (requirements-2026.md 1.6). App Store Connect still sends ITMS-90474 for portrait-only iPad apps without it today.",
         fix: "Support every orientation on iPad and resizable windows (TN3192), then remove UIRequiresFullScreen.")
-    public static let designCompatibility = RuleInfo(
+    package static let designCompatibility = RuleInfo(
         id: "plist.design-compatibility-deprecated", severity: .info,
         summary:
             "The app sets UIDesignRequiresCompatibility (the Liquid Glass opt-out), which the system ignores when built with the iOS 27 SDK.",
         rationale:
             "Apple's UIDesignRequiresCompatibility reference: \"The system ignores this key when you build for iOS 27 or later\" (requirements-2026.md 1.5).",
         fix: "Adopt the new design and remove UIDesignRequiresCompatibility before building with Xcode 27.")
-    public static let queriesSchemes = RuleInfo(
+    package static let queriesSchemes = RuleInfo(
         id: "plist.queries-schemes-limit", severity: .warning,
         summary:
             "LSApplicationQueriesSchemes has more than 50 entries (warning), or more than 25, the limit for apps linked with the iOS 27 SDK (info).",
         rationale:
             "canOpenURL(_:): apps linked on or after iOS 15 get at most 50 entries, on or after iOS 27 at most 25; the entries past the limit silently make canOpenURL return false (requirements-2026.md 1.7).",
         fix: "Keep the schemes the app really queries, at most 25, in order of importance.")
-    public static let exportCompliance = RuleInfo(
+    package static let exportCompliance = RuleInfo(
         id: "plist.export-compliance-missing", severity: .info,
         summary:
             "The app's Info.plist does not say whether it uses non-exempt encryption (ITSAppUsesNonExemptEncryption), or not as a Boolean.",
@@ -41,11 +41,11 @@ public struct AgingKeysKind: RuleKind {
         fix:
             "Add <key>ITSAppUsesNonExemptEncryption</key><false/> when the app uses only exempt encryption (HTTPS), or set INFOPLIST_KEY_ITSAppUsesNonExemptEncryption."
     )
-    public static let rules = [requiresFullScreen, designCompatibility, queriesSchemes, exportCompliance]
+    package static let rules = [requiresFullScreen, designCompatibility, queriesSchemes, exportCompliance]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
         guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil else { return }
         let dict = app.dict
@@ -94,7 +94,7 @@ public struct AgingKeysKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let plist = { (body: String) in ["App/Info.plist": ExampleTrees.plist("<key>ITSAppUsesNonExemptEncryption</key><false/>" + body)] }
         let schemes = { (n: Int) in
             "<key>LSApplicationQueriesSchemes</key><array>" + (0..<n).map { "<string>s\($0)</string>" }.joined() + "</array>"

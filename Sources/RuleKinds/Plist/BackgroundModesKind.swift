@@ -7,12 +7,12 @@ import RuleKit
 /// requirements-2026.md 2.1 (ITMS-90771, VERIFIED) and 2.2 (ITMS-90362); the values iOS knows are
 /// swift-build's `keyValuesPlatformSupport` for `UIBackgroundModes` and Apple's UIBackgroundModes
 /// reference.
-public struct BackgroundModesKind: RuleKind {
-    public static let name = "background-modes"
-    public static let summary = "Checks UIBackgroundModes and the task identifiers the processing mode needs (ITMS-90771)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+package struct BackgroundModesKind: RuleKind {
+    package static let name = "background-modes"
+    package static let summary = "Checks UIBackgroundModes and the task identifiers the processing mode needs (ITMS-90771)."
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let taskIdentifiers = RuleInfo(
+    package static let taskIdentifiers = RuleInfo(
         id: "plist.background-task-identifiers", severity: .error, code: "ITMS-90771",
         summary:
             "The app's UIBackgroundModes has processing but BGTaskSchedulerPermittedIdentifiers is missing, empty or not a list of strings.",
@@ -21,23 +21,23 @@ public struct BackgroundModesKind: RuleKind {
         fix:
             "Add BGTaskSchedulerPermittedIdentifiers with the identifiers your code registers (BGTaskScheduler.shared.register(forTaskWithIdentifier:)), or remove the processing mode."
     )
-    public static let modeUnknown = RuleInfo(
+    package static let modeUnknown = RuleInfo(
         id: "plist.background-mode-unknown", severity: .warning, code: "ITMS-90362",
         summary: "UIBackgroundModes is not a list of strings, or names a mode iOS does not know (a typo, a watchOS-only mode).",
         rationale:
             "App Store Connect refuses an Info.plist value the platform does not know (\"Invalid Info.plist value\", ITMS-90362; requirements-2026.md 2.2); a misspelt mode also leaves the real one undeclared.",
         fix: "Use the documented values (audio, location, voip, fetch, remote-notification, processing …).")
-    public static let rules = [taskIdentifiers, modeUnknown]
-    public static let parameters = ["known": "the UIBackgroundModes values iOS knows"]
+    package static let rules = [taskIdentifiers, modeUnknown]
+    package static let parameters = ["known": "the UIBackgroundModes values iOS knows"]
 
     let known: Set<String>
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         guard let list = try p.strings("known"), !list.isEmpty else { throw p.error("background-modes: give the known: modes") }
         known = Set(list)
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard context.project.infoPlist == subject.path, let dict = context.effectiveInfoPlist(subject.path), dict["NSExtension"] == nil,
             let value = dict["UIBackgroundModes"]
         else { return }
@@ -69,7 +69,7 @@ public struct BackgroundModesKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let plist = { (body: String) in ["App/Info.plist": ExampleTrees.plist(body)] }
         let modes = { (m: [String]) in
             "<key>UIBackgroundModes</key><array>" + m.map { "<string>\($0)</string>" }.joined() + "</array>"

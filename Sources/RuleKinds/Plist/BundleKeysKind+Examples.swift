@@ -63,7 +63,7 @@ extension BundleKeysKind {
         ]
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a Flutter app at 2.3.0 (41) from pubspec.yaml and its extension at 1.0 (1)",
             files: flutter(

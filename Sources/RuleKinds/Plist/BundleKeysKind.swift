@@ -6,13 +6,13 @@ import RuleKit
 /// App Store Connect checks in an app and in each extension, after Xcode's build-setting
 /// substitution. Sources: ITMS wording (ITMS-90360: element-x-ios
 /// PR #1051, Expensify PR #35336, vellum-assistant PR #39556; ITMS-90784: lambdanative #248).
-public struct BundleKeysKind: RuleKind {
-    public static let name = "bundle-keys"
-    public static let summary =
+package struct BundleKeysKind: RuleKind {
+    package static let name = "bundle-keys"
+    package static let summary =
         "Checks the bundle name, display name, executable and versions App Store Connect requires of apps and extensions."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let extensionKeys = RuleInfo(
+    package static let extensionKeys = RuleInfo(
         id: "plist.extension-keys", severity: .error, code: "ITMS-90360",
         summary:
             "An app extension's Info.plist lacks CFBundleDisplayName, CFBundleName or CFBundleExecutable, or leaves one empty, or as a $(VAR) its target's build settings do not define (INFOPLIST_KEY_CFBundleDisplayName counts when Xcode generates the plist).",
@@ -21,13 +21,13 @@ public struct BundleKeysKind: RuleKind {
         fix:
             "Set the key in the extension's Info.plist (e.g. <key>CFBundleDisplayName</key><string>$(PRODUCT_NAME)</string>), or define the variable in its build settings."
     )
-    public static let bundleNameMissing = RuleInfo(
+    package static let bundleNameMissing = RuleInfo(
         id: "plist.bundle-name-missing", severity: .error, code: "ITMS-90784",
         summary: "The app's CFBundleName is missing, or empty after build-setting substitution.",
         rationale:
             "App Store Connect: \"Missing bundle name. The Info.plist key CFBundleName is missing or has an empty value in the bundle …\" (ITMS-90784)",
         fix: "Add <key>CFBundleName</key><string>$(PRODUCT_NAME)</string> to the app's Info.plist.")
-    public static let extensionVersion = RuleInfo(
+    package static let extensionVersion = RuleInfo(
         id: "plist.extension-version", severity: .warning, code: "ITMS-90473",
         summary: "An app extension's CFBundleShortVersionString or CFBundleVersion differs from its app's (after substitution).",
         rationale:
@@ -36,9 +36,9 @@ public struct BundleKeysKind: RuleKind {
             "Give the extension the app's values, e.g. $(MARKETING_VERSION) and $(CURRENT_PROJECT_VERSION) shared through a project-level setting."
     )
 
-    public static let rules = [extensionKeys, bundleNameMissing, extensionVersion]
+    package static let rules = [extensionKeys, bundleNameMissing, extensionVersion]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
     /// A key's value as the built Info.plist has it.
     enum Resolved: Equatable {
@@ -51,7 +51,7 @@ public struct BundleKeysKind: RuleKind {
         case unknown
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard case .success(let (value, _)) = context.plist(subject.path), let plist = value.dictionary else { return }
         let isExtension = plist["NSExtension"] != nil || plist["EXAppExtensionAttributes"] != nil
         if isExtension {

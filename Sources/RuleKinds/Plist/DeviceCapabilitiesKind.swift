@@ -3,32 +3,32 @@ import ProjectModel
 import RuleKit
 
 /// `plist.device-capabilities`: the app's Info.plist declares UIRequiredDeviceCapabilities with known keys.
-public struct DeviceCapabilitiesKind: RuleKind {
-    public static let name = "device-capabilities"
-    public static let summary =
+package struct DeviceCapabilitiesKind: RuleKind {
+    package static let name = "device-capabilities"
+    package static let summary =
         "Checks UIRequiredDeviceCapabilities in the app's Info.plist (the App Programming Guide's Table 5-1 plus later keys)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
+    package static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
-    public static let capabilities = RuleInfo(
+    package static let capabilities = RuleInfo(
         id: "plist.device-capabilities", severity: .warning,
         summary:
             "UIRequiredDeviceCapabilities missing from the app's Info.plist, not an array or a dictionary of booleans, or naming an unknown capability.",
         rationale:
             "App Programming Guide (App-Related Resources): \"All apps are required to have this key\"; the App Store uses it to keep the app off devices that cannot run it, and an unknown key silently requires nothing.",
         fix: "Add UIRequiredDeviceCapabilities (Xcode's default is [arm64]) and use only the documented keys.")
-    public static let rules = [capabilities]
-    public static let parameters = ["known": "the capability keys iOS understands"]
+    package static let rules = [capabilities]
+    package static let parameters = ["known": "the capability keys iOS understands"]
 
     let known: Set<String>
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         guard let list = try p.strings("known"), !list.isEmpty else {
             throw p.error("device-capabilities: give the known: capability keys")
         }
         known = Set(list)
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // The Info.plist the app ships (INFOPLIST_KEY_UIRequiredDeviceCapabilities included).
         // Any Info.plist; an app's generated whole is judged on its project (AppInfoPlist).
         let app = AppInfoPlist.of(subject, in: context)
@@ -81,7 +81,7 @@ public struct DeviceCapabilitiesKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "arm64 and metal",
             files: [

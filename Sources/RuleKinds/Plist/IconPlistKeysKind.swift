@@ -5,31 +5,31 @@ import SystemCalls
 
 /// `plist.icon-keys-with-catalog`, `plist.icon-name-missing`: an app that takes its icons from an
 /// asset catalog keeps Info.plist's icon keys consistent with that.
-public struct IconPlistKeysKind: RuleKind {
-    public static let name = "icon-plist-keys"
-    public static let summary = "Checks Info.plist's icon keys in apps whose icons come from an asset catalog."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+package struct IconPlistKeysKind: RuleKind {
+    package static let name = "icon-plist-keys"
+    package static let summary = "Checks Info.plist's icon keys in apps whose icons come from an asset catalog."
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let keysWithCatalog = RuleInfo(
+    package static let keysWithCatalog = RuleInfo(
         id: "plist.icon-keys-with-catalog", severity: .warning,
         summary: "The app takes icons from an asset catalog but Info.plist still has CFBundleIconFile(s)/CFBundleIcons.",
         rationale:
             "QA1686, \"Invalid Image Path\": with asset catalogs the icon keys are added at build time; stale ones name files that are not in the bundle.",
         fix: "Remove CFBundleIconFile, CFBundleIconFiles and CFBundleIcons (and their ~ipad forms) from Info.plist.")
-    public static let nameMissing = RuleInfo(
+    package static let nameMissing = RuleInfo(
         id: "plist.icon-name-missing", severity: .warning, code: "ITMS-90713",
         summary:
             "Asset-catalog icons but no CFBundleIconName in a hand-written Info.plist (and no ASSETCATALOG_COMPILER_APPICON_NAME for actool to add it).",
         rationale:
             "App Store Connect: \"Missing Info.plist value … CFBundleIconName\" (ITMS-90713) when the key does not reach the built Info.plist.",
         fix: "Add <key>CFBundleIconName</key><string>AppIcon</string> (the .appiconset's name).")
-    public static let rules = [keysWithCatalog, nameMissing]
+    package static let rules = [keysWithCatalog, nameMissing]
 
     static let iconKeys = ["CFBundleIconFile", "CFBundleIconFiles", "CFBundleIcons", "CFBundleIconFiles~ipad", "CFBundleIcons~ipad"]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard context.project.infoPlist == subject.path, case .success(let (plist, _)) = context.plist(subject.path),
             let dict = plist.dictionary, dict["NSExtension"] == nil
         else { return }
@@ -103,7 +103,7 @@ public struct IconPlistKeysKind: RuleKind {
         return out
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         var good = ExampleTrees.singleSize()
         good["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleIconName</key><string>AppIcon</string>")
         var stale = ExampleTrees.singleSize()

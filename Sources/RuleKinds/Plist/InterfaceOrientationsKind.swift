@@ -2,12 +2,12 @@ import Findings
 import RuleKit
 
 /// `plist.orientations`: known orientation values, and all four for iPad multitasking.
-public struct InterfaceOrientationsKind: RuleKind {
-    public static let name = "interface-orientations"
-    public static let summary = "Checks UISupportedInterfaceOrientations values and the iPad multitasking rule."
-    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
+package struct InterfaceOrientationsKind: RuleKind {
+    package static let name = "interface-orientations"
+    package static let summary = "Checks UISupportedInterfaceOrientations values and the iPad multitasking rule."
+    package static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
-    public static let orientations = RuleInfo(
+    package static let orientations = RuleInfo(
         id: "plist.orientations", severity: .error, code: "ITMS-90474",
         summary:
             "Unknown UISupportedInterfaceOrientations values, or an iPad app with multitasking that does not support all four orientations.",
@@ -16,16 +16,16 @@ public struct InterfaceOrientationsKind: RuleKind {
         fix:
             "List all four UIInterfaceOrientation values (for ~ipad) and support resizing; UIRequiresFullScreen, the old opt-out, is deprecated and no longer opts out with the iOS 27 SDK (TN3192)."
     )
-    public static let rules = [orientations]
+    package static let rules = [orientations]
 
     static let known: Set<String> = [
         "UIInterfaceOrientationPortrait", "UIInterfaceOrientationPortraitUpsideDown",
         "UIInterfaceOrientationLandscapeLeft", "UIInterfaceOrientationLandscapeRight",
     ]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // Any Info.plist as its target ships it (INFOPLIST_KEY_… included); an app's generated
         // whole is judged on its project (AppInfoPlist).
         let app = AppInfoPlist.of(subject, in: context)
@@ -69,7 +69,7 @@ public struct InterfaceOrientationsKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let all =
             "<array><string>UIInterfaceOrientationPortrait</string><string>UIInterfaceOrientationPortraitUpsideDown</string><string>UIInterfaceOrientationLandscapeLeft</string><string>UIInterfaceOrientationLandscapeRight</string></array>"
         let portrait = "<array><string>UIInterfaceOrientationPortrait</string></array>"

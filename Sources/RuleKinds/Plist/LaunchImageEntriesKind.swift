@@ -3,12 +3,12 @@ import ProjectModel
 import RuleKit
 
 /// `plist.launch-image-entry`: each `UILaunchImages` dictionary is well formed (Info.plist Key Reference, Table 4).
-public struct LaunchImageEntriesKind: RuleKind {
-    public static let name = "launch-image-entries"
-    public static let summary = "Checks the UILaunchImages dictionaries of Info.plist against Apple's key table."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+package struct LaunchImageEntriesKind: RuleKind {
+    package static let name = "launch-image-entries"
+    package static let summary = "Checks the UILaunchImages dictionaries of Info.plist against Apple's key table."
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let entry = RuleInfo(
+    package static let entry = RuleInfo(
         id: "plist.launch-image-entry", severity: .error,
         summary:
             "A UILaunchImages dictionary without UILaunchImageName or UILaunchImageMinimumOSVersion, with a name carrying an extension or modifiers, a size not {w, h}, or an unknown orientation.",
@@ -17,7 +17,7 @@ public struct LaunchImageEntriesKind: RuleKind {
         fix:
             "Give each entry UILaunchImageName (base name only), UILaunchImageMinimumOSVersion (\"7.0\"), UILaunchImageSize (\"{320, 568}\") and a valid UILaunchImageOrientation."
     )
-    public static let rules = [entry]
+    package static let rules = [entry]
 
     static let orientations: Set<String> = ["Portrait", "PortraitUpsideDown", "Landscape", "LandscapeLeft", "LandscapeRight"]
     /// Modifiers iOS adds itself when it loads a UILaunchImages entry. Height modifiers (-568h) are
@@ -25,9 +25,9 @@ public struct LaunchImageEntriesKind: RuleKind {
     /// image from a 480 pt one — Xcode's actool itself writes names like "LaunchImage-700-568h".
     static let modifiers = ["@2x", "@3x", "~iphone", "~ipad"]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         guard case .success(let (plist, _)) = context.plist(subject.path), let dict = plist.dictionary else { return }
         for key in ["UILaunchImages", "UILaunchImages~ipad", "UILaunchImages~iphone"] {
             guard let value = dict[key] else { continue }
@@ -74,7 +74,7 @@ public struct LaunchImageEntriesKind: RuleKind {
         return out
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let entry = { (body: String) in ExampleTrees.plist("<key>UILaunchImages</key><array><dict>\(body)</dict></array>") }
         return [
             RuleExample(

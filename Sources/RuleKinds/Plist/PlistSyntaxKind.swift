@@ -2,12 +2,12 @@ import Findings
 import RuleKit
 
 /// `plist.parse-error`: Info.plist files parse as XML, binary or OpenStep property lists.
-public struct PlistSyntaxKind: RuleKind {
-    public static let name = "plist-syntax"
-    public static let summary = "Checks that Info.plist files are valid property lists."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+package struct PlistSyntaxKind: RuleKind {
+    package static let name = "plist-syntax"
+    package static let summary = "Checks that Info.plist files are valid property lists."
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let parseError = RuleInfo(
+    package static let parseError = RuleInfo(
         id: "plist.parse-error", severity: .error, code: "ITMS-90037",
         summary: "Info.plist is not a valid XML or binary property list.",
         rationale: "Xcode cannot process it and App Store Connect rejects the bundle (ITMS-90037).",
@@ -15,11 +15,11 @@ public struct PlistSyntaxKind: RuleKind {
             "Fix the syntax at the reported line (`plutil -lint` on a Mac; `python3 -c 'import plistlib,sys; plistlib.load(open(sys.argv[1],\"rb\"))'` here)."
     )
 
-    public static let rules = [parseError]
+    package static let rules = [parseError]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         switch context.plist(subject.path) {
         case .success: return
         case .failure(.unreadable(let e)):
@@ -66,7 +66,7 @@ public struct PlistSyntaxKind: RuleKind {
         return nil
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a valid XML plist passes",
             files: [

@@ -7,38 +7,38 @@ import SystemCalls
 /// `plist.usage-description-entitlement`: the purpose strings App Store Connect asks for
 /// (ITMS-90683, still the most common mail in 2025–26; requirements-2026.md 2.3, 2.4, VERIFIED),
 /// judged on the Info.plist the app ships.
-public struct PurposeStringKeysKind: RuleKind {
-    public static let name = "purpose-string-keys"
-    public static let summary =
+package struct PurposeStringKeysKind: RuleKind {
+    package static let name = "purpose-string-keys"
+    package static let summary =
         "Checks that purpose strings come in the pairs iOS needs, are keys Apple defines, and exist for the entitlements the app is signed with (ITMS-90683)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
+    package static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
-    public static let pair = RuleInfo(
+    package static let pair = RuleInfo(
         id: "plist.usage-description-pair", severity: .warning, code: "ITMS-90683",
         summary:
             "A purpose string without the one iOS needs beside it: location always-and-when-in-use without when-in-use, and for older deployment targets Bluetooth always (< 13), full-access calendars and reminders (< 17) without the earlier key.",
         rationale:
             "CLLocationManager.requestAlwaysAuthorization: \"you must include both NSLocationWhenInUseUsageDescription and NSLocationAlwaysAndWhenInUseUsageDescription\"; Apple's Bluetooth, Calendars and Reminders keys ask for the older key too while the app supports older iOS. Without it App Store Connect sends ITMS-90683 (requirements-2026.md 2.3, 2.4).",
         fix: "Add the companion key with a sentence that says why the app needs the access.")
-    public static let unknown = RuleInfo(
+    package static let unknown = RuleInfo(
         id: "plist.usage-description-unknown", severity: .warning, code: "ITMS-90683",
         summary: "A key shaped like a purpose string (…UsageDescription) that is not one of Apple's: a typo leaves the real key missing.",
         rationale:
             "iOS reads only the keys Apple defines; NSLocationWhenInUseDescription or NSUserNotificationsUsageDescription are never shown, and the access they were meant for still lacks its purpose string (requirements-2026.md 2.3).",
         fix: "Rename the key to Apple's (the finding names the nearest), or remove it.")
-    public static let entitlement = RuleInfo(
+    package static let entitlement = RuleInfo(
         id: "plist.usage-description-entitlement", severity: .warning, code: "ITMS-90683",
         summary:
             "The app is signed with an entitlement that needs a purpose string (HealthKit, HomeKit, Siri, NFC tag reading) and its Info.plist lacks it.",
         rationale:
             "ITMS-90683 now says \"or the app has one or more entitlements that permit such access\": the HealthKit, HomeKit, Siri and NFC entitlements each need their purpose string (requirements-2026.md 2.3).",
         fix: "Add the purpose string the finding names, or remove the entitlement if the app does not use the feature.")
-    public static let rules = [pair, unknown, entitlement]
-    public static let parameters = ["known": "the purpose-string keys Apple defines"]
+    package static let rules = [pair, unknown, entitlement]
+    package static let parameters = ["known": "the purpose-string keys Apple defines"]
 
     let known: Set<String>
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         guard let list = try p.strings("known"), !list.isEmpty else { throw p.error("purpose-string-keys: give the known: keys") }
         known = Set(list)
     }
@@ -58,7 +58,7 @@ public struct PurposeStringKeysKind: RuleKind {
         ("com.apple.developer.nfc.readersession.formats", ["NFCReaderUsageDescription"]),
     ]
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
         guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil else { return }
         let dict = app.dict
@@ -94,7 +94,7 @@ public struct PurposeStringKeysKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let plist = { (body: String) in ["App/Info.plist": ExampleTrees.plist(body)] }
         let key = { (k: String) in "<key>\(k)</key><string>Shows nearby stops.</string>" }
         return [

@@ -8,12 +8,12 @@ import SystemCalls
 /// `UIApplicationSceneManifest` alone (TN3187; requirements-2026.md 1.3, VERIFIED). A SwiftUI
 /// app (`@main` on an `App` type) manages its scenes itself and is exempt; an app whose sources
 /// are not in the tree cannot be told apart and is said as not judged.
-public struct SceneLifecycleKind: RuleKind {
-    public static let name = "scene-lifecycle"
-    public static let summary = "Checks that the app adopts the UIScene life cycle the iOS 27 SDK requires (TN3187)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist, .project]
+package struct SceneLifecycleKind: RuleKind {
+    package static let name = "scene-lifecycle"
+    package static let summary = "Checks that the app adopts the UIScene life cycle the iOS 27 SDK requires (TN3187)."
+    package static let subjects: Set<SubjectKind> = [.infoPlist, .project]
 
-    public static let manifestMissing = RuleInfo(
+    package static let manifestMissing = RuleInfo(
         id: "plist.scene-manifest-missing", severity: .warning,
         summary:
             "The app has no UIApplicationSceneManifest (nor INFOPLIST_KEY_UIApplicationSceneManifest_Generation = YES) and is no SwiftUI app: built with the iOS 27 SDK, required for uploads from April 2027, it does not launch.",
@@ -22,19 +22,19 @@ public struct SceneLifecycleKind: RuleKind {
         fix:
             "Adopt UIWindowSceneDelegate and add UIApplicationSceneManifest with a UIWindowSceneSessionRoleApplication configuration (TN3187), or set INFOPLIST_KEY_UIApplicationSceneManifest_Generation = YES for a generated Info.plist."
     )
-    public static let configInvalid = RuleInfo(
+    package static let configInvalid = RuleInfo(
         id: "plist.scene-config-invalid", severity: .error,
         summary:
             "A scene configuration of UIApplicationSceneManifest names a storyboard the app does not ship, or a delegate class none of its sources declares.",
         rationale:
             "UIKit instantiates the configuration's UISceneStoryboardFile and UISceneDelegateClassName when it creates the scene; a name that resolves to nothing leaves the window empty or stops the launch (TN3187).",
         fix: "Name the storyboard by its base name as the app ships it, and the delegate class as $(PRODUCT_MODULE_NAME).ClassName.")
-    public static let rules = [manifestMissing, configInvalid]
+    package static let rules = [manifestMissing, configInvalid]
     static let tag = "scene-declarations"
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // An app whose Info.plist Xcode generates whole is judged on its project (AppInfoPlist).
         guard let app = AppInfoPlist.of(subject, in: context), app.dict["NSExtension"] == nil, app.dict["WKApplication"] == nil,
             app.dict["WKWatchKitApp"] == nil
@@ -160,7 +160,7 @@ public struct SceneLifecycleKind: RuleKind {
         return out
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let project = ExampleTrees.pbxproj(
             buildSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;")
         let scene = { (storyboard: String, delegate: String) in

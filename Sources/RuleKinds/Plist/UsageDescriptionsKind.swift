@@ -2,22 +2,22 @@ import Findings
 import RuleKit
 
 /// `plist.usage-description-empty`: every `NS…UsageDescription` purpose string says something.
-public struct UsageDescriptionsKind: RuleKind {
-    public static let name = "usage-descriptions"
-    public static let summary = "Checks that privacy purpose strings (NS…UsageDescription) in Info.plist are not empty."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+package struct UsageDescriptionsKind: RuleKind {
+    package static let name = "usage-descriptions"
+    package static let summary = "Checks that privacy purpose strings (NS…UsageDescription) in Info.plist are not empty."
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let empty = RuleInfo(
+    package static let empty = RuleInfo(
         id: "plist.usage-description-empty", severity: .error, code: "ITMS-90738",
         summary: "An NS…UsageDescription key whose value is empty, blank or not a string.",
         rationale:
             "App Store Connect rejects purpose strings that are empty (ITMS-90738); App Programming Guide (Expected App Behaviors): the string must tell the user why the app needs the data.",
         fix: "Write a sentence that says what the app does with the data, e.g. \"Scans receipts you photograph.\"")
-    public static let rules = [empty]
+    package static let rules = [empty]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         // Any Info.plist as its target ships it (INFOPLIST_KEY_… included). An Info.plist Xcode
         // generates whole has no subject here: a purpose-string setting that is empty or blank
         // generates no key (build settings are read trimmed), so it cannot be empty.
@@ -49,7 +49,7 @@ public struct UsageDescriptionsKind: RuleKind {
         return base.hasPrefix("NS") && base.hasSuffix("UsageDescription")
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a purpose string that explains",
             files: [

@@ -9,23 +9,23 @@ import SystemCalls
 /// CFBundleVersion; requirements-2026.md 2.6, VERIFIED). Flutter's `$(FLUTTER_BUILD_NAME)` and
 /// `$(FLUTTER_BUILD_NUMBER)` come from `pubspec.yaml`'s `version: 1.2.3+45`; a variable that
 /// cannot be resolved is said, never guessed.
-public struct VersionFormatKind: RuleKind {
-    public static let name = "version-format"
-    public static let summary = "Checks the format of the app's and its extensions' versions (ITMS-90060, ITMS-90058)."
-    public static let subjects: Set<SubjectKind> = [.infoPlist]
+package struct VersionFormatKind: RuleKind {
+    package static let name = "version-format"
+    package static let summary = "Checks the format of the app's and its extensions' versions (ITMS-90060, ITMS-90058)."
+    package static let subjects: Set<SubjectKind> = [.infoPlist]
 
-    public static let format = RuleInfo(
+    package static let format = RuleInfo(
         id: "plist.version-format", severity: .error, code: "ITMS-90060",
         summary:
             "CFBundleShortVersionString (ITMS-90060) or CFBundleVersion (ITMS-90058) of the app or an extension is not one to three period-separated non-negative integers after substitution.",
         rationale:
             "App Store Connect: \"The value for key CFBundleShortVersionString … must be a period-separated list of at most three non-negative integers\" (ITMS-90060), and the same for CFBundleVersion (ITMS-90058); a space or a suffix such as \"1.0-beta\" fails (requirements-2026.md 2.6).",
         fix: "Use versions like 2.4.1 and build numbers like 245 or 2.4.1; keep suffixes for your own tags, not the bundle.")
-    public static let rules = [format]
+    package static let rules = [format]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         let other = project.otherTargets.first { $0.infoPlistFile == subject.path }
         guard project.infoPlist == subject.path || (other != nil && !other!.notChecked), let dict = context.effectiveInfoPlist(subject.path)
@@ -91,7 +91,7 @@ public struct VersionFormatKind: RuleKind {
         return nil
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let plist = { (short: String, build: String) in
             ExampleTrees.plist(
                 "<key>CFBundleShortVersionString</key><string>\(short)</string><key>CFBundleVersion</key><string>\(build)</string>")

@@ -27,7 +27,7 @@ extension PrivacyBundlingKind {
 
     static let manifest = ExampleTrees.plist("<key>NSPrivacyTracking</key><false/>")
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "the manifest is a resource of the app",
             files: [

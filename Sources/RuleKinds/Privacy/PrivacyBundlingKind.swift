@@ -1,4 +1,5 @@
 import Findings
+import ProjectModel
 import RuleKit
 import SystemCalls
 
@@ -6,19 +7,19 @@ import SystemCalls
 /// vendored SDK on Apple's list carries its own. Sources: "Adding a privacy manifest to your app
 /// or third-party SDK" and "Upcoming third-party SDK requirements" (ITMS-91061), through
 /// Privacy manifests, ITMS wording (docs/sources.md).
-public struct PrivacyBundlingKind: RuleKind {
-    public static let name = "privacy-bundling"
-    public static let summary = "Checks that the app's privacy manifest is a resource of a target, and that listed SDKs carry one."
-    public static let subjects: Set<SubjectKind> = [.privacyManifest, .framework]
+package struct PrivacyBundlingKind: RuleKind {
+    package static let name = "privacy-bundling"
+    package static let summary = "Checks that the app's privacy manifest is a resource of a target, and that listed SDKs carry one."
+    package static let subjects: Set<SubjectKind> = [.privacyManifest, .framework]
 
-    public static let notInTarget = RuleInfo(
+    package static let notInTarget = RuleInfo(
         id: "privacy.not-in-target", severity: .warning,
         summary:
             "An app's PrivacyInfo.xcprivacy that no target copies as a resource (not in a Copy Bundle Resources phase or a synchronized folder).",
         rationale:
             "Apple: the manifest must be in the target's resources at the root of the bundle; one left out of every target is not in the .app, and App Store Connect acts as if there were none (ITMS-91053 mails follow; mullvad/mullvadvpn-app PR #5959).",
         fix: "Tick the app (and each extension that needs it) under Target Membership for PrivacyInfo.xcprivacy.")
-    public static let sdkManifestMissing = RuleInfo(
+    package static let sdkManifestMissing = RuleInfo(
         id: "privacy.sdk-manifest-missing", severity: .warning, code: "ITMS-91061",
         summary:
             "A vendored .framework / .xcframework named like an SDK on Apple's list of commonly used third-party SDKs has no PrivacyInfo.xcprivacy.",
@@ -26,19 +27,19 @@ public struct PrivacyBundlingKind: RuleKind {
             "App Store Connect: \"Missing privacy manifest - Your app includes …, which includes <SDK>, an SDK that was identified in the documentation as a privacy-impacting third-party SDK. … the SDK must include a privacy manifest file.\" (ITMS-91061)",
         fix: "Update the SDK to a version that ships PrivacyInfo.xcprivacy (most did in 2024), or vendor that version.")
 
-    public static let rules = [notInTarget, sdkManifestMissing]
+    package static let rules = [notInTarget, sdkManifestMissing]
 
     /// Levels searched inside an SDK for its manifest (an xcframework's slice is two down).
     static let maximumDepth = 4
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool {
+    package func applies(to subject: Subject) -> Bool {
         // A framework inside an xcframework is one of its slices: the xcframework is judged once.
         subject.kind != .framework || !RelativePath.parent(subject.path).split(separator: "/").contains { $0.hasSuffix(".xcframework") }
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         switch subject.kind {
         case .privacyManifest: checkMembership(subject.path, in: context)
         case .framework: checkSDK(subject.path, in: context)

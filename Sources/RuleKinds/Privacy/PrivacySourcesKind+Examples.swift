@@ -79,7 +79,7 @@ extension PrivacySourcesKind {
         return files
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "the tree's Swift package the app links reads UserDefaults, and neither declares it: its code is in the app's binary",
             files: localPackage(manifest: false), triggers: ["privacy.manifest-missing"]),

@@ -7,29 +7,29 @@ import SystemCalls
 /// required-reason API declares its category in the target's privacy manifest (ITMS-91053). A
 /// source heuristic: App Store Connect scans the binary, so the message says so and names the file
 /// and line of the first use. Sources: Privacy manifests (docs/sources.md).
-public struct PrivacySourcesKind: RuleKind {
-    public static let name = "privacy-sources"
-    public static let summary = "Checks that required-reason APIs a target's sources use are declared in its privacy manifest."
-    public static let subjects: Set<SubjectKind> = [.project]
+package struct PrivacySourcesKind: RuleKind {
+    package static let name = "privacy-sources"
+    package static let summary = "Checks that required-reason APIs a target's sources use are declared in its privacy manifest."
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let manifestMissing = RuleInfo(
+    package static let manifestMissing = RuleInfo(
         id: "privacy.manifest-missing", severity: .warning, code: "ITMS-91053",
         summary:
             "A target's sources use a required-reason API (file timestamps, boot time, disk space, active keyboards, UserDefaults) and the target has no privacy manifest.",
         rationale:
             "App Store Connect: \"Missing API declaration - Your app's code in the … file references one or more APIs that require reasons, including the following API categories: …\" (ITMS-91053). reswatch reads the source, Apple the binary: this is a heuristic.",
         fix: "Add a PrivacyInfo.xcprivacy to the target (File ▸ New ▸ App Privacy) declaring each category with an approved reason.")
-    public static let apiUndeclared = RuleInfo(
+    package static let apiUndeclared = RuleInfo(
         id: "privacy.api-undeclared", severity: .warning, code: "ITMS-91053",
         summary: "A target's sources use a required-reason API whose category its privacy manifest does not declare.",
         rationale:
             "App Store Connect sends ITMS-91053 for each category a binary references that its bundle's manifest lacks; reswatch reads the source (a heuristic) and names the first use.",
         fix: "Add an NSPrivacyAccessedAPITypes entry for the category with the reason that describes the use.")
 
-    public static let rules = [manifestMissing, apiUndeclared]
+    package static let rules = [manifestMissing, apiUndeclared]
     static let tag = "required-reason-apis"
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
     /// One bundle to judge: its name, what it compiles, what it bundles.
     struct Bundle {
@@ -38,7 +38,7 @@ public struct PrivacySourcesKind: RuleKind {
         let resources: [String]?
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         // Whether a source is third-party is decided once per folder (a tree has many per folder).
         var ownFolders: [String: Bool] = [:]

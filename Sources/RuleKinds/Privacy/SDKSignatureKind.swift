@@ -1,4 +1,5 @@
 import Findings
+import ProjectModel
 import RuleKit
 import SystemCalls
 
@@ -6,26 +7,26 @@ import SystemCalls
 /// third-party SDKs that its publisher did not sign (no `_CodeSignature`): App Store Connect
 /// refuses a new app or an update that adds it, "Missing signature" (ITMS-91065, still in 2026
 /// with Xcode 26.6; requirements-2026.md 4.3). One finding per SDK, on its first copy.
-public struct SDKSignatureKind: RuleKind {
-    public static let name = "sdk-signature"
-    public static let summary =
+package struct SDKSignatureKind: RuleKind {
+    package static let name = "sdk-signature"
+    package static let summary =
         "Checks that each listed third-party SDK shipped as an .xcframework is signed by its publisher (ITMS-91065)."
-    public static let subjects: Set<SubjectKind> = [.framework]
+    package static let subjects: Set<SubjectKind> = [.framework]
 
-    public static let missing = RuleInfo(
+    package static let missing = RuleInfo(
         id: "privacy.sdk-signature-missing", severity: .warning, code: "ITMS-91065",
         summary:
             "An .xcframework of an SDK on Apple's list of commonly used third-party SDKs without its publisher's signature (_CodeSignature).",
         rationale:
             "Apple requires the listed SDKs to be signed when shipped as binaries; App Store Connect answers \"ITMS-91065: Missing signature\" for a new app or an update that adds one unsigned (requirements-2026.md 4.3).",
         fix: "Take the SDK's signed release (its publisher's xcframework has _CodeSignature), or build it from source.")
-    public static let rules = [missing]
+    package static let rules = [missing]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func applies(to subject: Subject) -> Bool { subject.path.hasSuffix(".xcframework") }
+    package func applies(to subject: Subject) -> Bool { subject.path.hasSuffix(".xcframework") }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let name = RelativePath.name(subject.path)
         let base = String(name.dropLast(".xcframework".count))
         guard PrivacyTables.listedSDKs.contains(base), context.project.noAppReason == nil else { return }
@@ -41,7 +42,7 @@ public struct SDKSignatureKind: RuleKind {
             related: Array(copies.dropFirst().prefix(5)))
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let app: [String: ExampleFile] = [
             "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(buildSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;"),
             "App/Info.plist": ExampleTrees.plist("<key>CFBundleName</key><string>App</string>"),

@@ -6,20 +6,20 @@ import SystemCalls
 /// at a version older than the first that ships a privacy manifest (ITMS-91061;
 /// requirements-2026.md 4.4). The versions are data (`rules/privacy.yaml`, `sdk-manifest-versions`),
 /// each row with its source; an SDK without a sourced row is not judged. One finding per SDK.
-public struct SDKVersionsKind: RuleKind {
-    public static let name = "sdk-versions"
-    public static let summary =
+package struct SDKVersionsKind: RuleKind {
+    package static let name = "sdk-versions"
+    package static let summary =
         "Checks the lockfiles (Podfile.lock, Package.resolved, Cartfile.resolved) for listed SDKs pinned below the first version with a privacy manifest (ITMS-91061)."
-    public static let subjects: Set<SubjectKind> = [.project]
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let old = RuleInfo(
+    package static let old = RuleInfo(
         id: "privacy.sdk-version-without-manifest", severity: .warning, code: "ITMS-91061",
         summary: "A lockfile pins an SDK on Apple's list at a version older than the first that ships a privacy manifest.",
         rationale:
             "App Store Connect: \"ITMS-91061: Missing privacy manifest - Your app includes … an SDK that was identified … as a commonly used third-party SDK\" for a new app or an update that adds one; its publisher's releases from the version given carry the manifest (requirements-2026.md 4.4).",
         fix: "Update the SDK to the version the finding names or later (pod update, File → Packages → Update, carthage update).")
-    public static let rules = [old]
-    public static let parameters = [
+    package static let rules = [old]
+    package static let parameters = [
         "versions": "per SDK: sdk, first (the first version with a manifest), source, and its names in pods, packages, carthage"
     ]
 
@@ -33,7 +33,7 @@ public struct SDKVersionsKind: RuleKind {
     let rows: [Row]
     static let largest = 4 << 20
 
-    public init(parameters p: ModuleParameters) throws(ModuleError) {
+    package init(parameters p: ModuleParameters) throws(ModuleError) {
         var rows: [Row] = []
         for entry in try p.list("versions") ?? [] {
             let sdk = try entry.requiredString("sdk")
@@ -48,7 +48,7 @@ public struct SDKVersionsKind: RuleKind {
         self.rows = rows
     }
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard subject.path == project.directory, project.noAppReason == nil, !rows.isEmpty else { return }
         var said = Set<String>()
@@ -111,7 +111,7 @@ public struct SDKVersionsKind: RuleKind {
         return out
     }
 
-    public static let examples: [RuleExample] = {
+    package static let examples: [RuleExample] = {
         let app: [String: ExampleFile] = [
             "App.xcodeproj/project.pbxproj": ExampleTrees.pbxproj(buildSettings: "INFOPLIST_FILE = App/Info.plist; SDKROOT = iphoneos;"),
             "App/Info.plist": ExampleTrees.plist("<key>CFBundleName</key><string>App</string>"),

@@ -3,21 +3,21 @@ import RuleKit
 import SystemCalls
 
 /// `settings.bundle-invalid`: a Settings.bundle has a readable Root.plist.
-public struct SettingsBundleKind: RuleKind {
-    public static let name = "settings-bundle"
-    public static let summary = "Checks that Settings.bundle has a readable, well-formed Root.plist."
-    public static let subjects: Set<SubjectKind> = [.settingsBundle]
+package struct SettingsBundleKind: RuleKind {
+    package static let name = "settings-bundle"
+    package static let summary = "Checks that Settings.bundle has a readable, well-formed Root.plist."
+    package static let subjects: Set<SubjectKind> = [.settingsBundle]
 
-    public static let invalid = RuleInfo(
+    package static let invalid = RuleInfo(
         id: "settings.bundle-invalid", severity: .error,
         summary: "Settings.bundle without a readable Root.plist (missing, unparsable, or without PreferenceSpecifiers).",
         rationale: "The Settings app shows nothing for the app when Root.plist is missing or broken; the bundle ships dead weight.",
         fix: "Add Root.plist with a PreferenceSpecifiers array (Xcode's Settings Bundle template), or fix its syntax at the reported line.")
-    public static let rules = [invalid]
+    package static let rules = [invalid]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let root = RelativePath.join(subject.path, "Root.plist")
         guard context.exists(root) else {
             context.report(Self.invalid, path: subject.path, message: "Settings.bundle has no Root.plist")
@@ -35,7 +35,7 @@ public struct SettingsBundleKind: RuleKind {
         }
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a Root.plist with PreferenceSpecifiers",
             files: [

@@ -37,7 +37,7 @@ extension TVBrandAssetsKind {
         ]
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "a layered App Store icon and a Top Shelf image of the right sizes",
             files: brandAssets(

@@ -7,32 +7,32 @@ import SystemCalls
 /// (`.brandassets`) as App Store Connect and actool take them. Sources:
 /// ITMS wording (ITMS-90471: meshtastic/Meshtastic-Apple PR #2274,
 /// #2277; Xamarin's tvOS troubleshooting), validation-anchors.md §2 (brand-asset roles).
-public struct TVBrandAssetsKind: RuleKind {
-    public static let name = "tv-brand-assets"
-    public static let summary =
+package struct TVBrandAssetsKind: RuleKind {
+    package static let name = "tv-brand-assets"
+    package static let summary =
         "Checks tvOS brand assets: the 1280x768 App Store icon, and the pixel sizes of icon layers and Top Shelf images."
-    public static let subjects: Set<SubjectKind> = [.catalog]
+    package static let subjects: Set<SubjectKind> = [.catalog]
 
-    public static let appStoreIcon = RuleInfo(
+    package static let appStoreIcon = RuleInfo(
         id: "tv.appstore-icon", severity: .error, code: "ITMS-90471",
         summary:
             "The App Icon & Top Shelf brand assets lack the 1280x768 App Store icon: no `tv` / `primary-app-icon` 1280x768 entry (a `tv-marketing` one does not count), no image stack there, or a stack with no layer image.",
         rationale:
             "App Store Connect: \"Missing Image Asset. Your app is missing the App Store Icon asset\" (ITMS-90471); the App Store icon must be the 1280x768 layered image with idiom tv and role primary-app-icon (tv-marketing compiles to a separate asset the validator ignores).",
         fix: "In the brand assets, fill App Icon - App Store (1280x768) with its layers (back layer opaque).")
-    public static let sizeMismatch = RuleInfo(
+    package static let sizeMismatch = RuleInfo(
         id: "tv.size-mismatch", severity: .error,
         summary: "A brand-assets image (an icon layer or a Top Shelf image) whose pixel size is not its entry's size × scale.",
         rationale:
             "actool sizes each tvOS brand asset by its role (App Icon 400x240 pt, App Store icon 1280x768 px, Top Shelf 1920x720 pt, Top Shelf Wide 2320x720 pt); an image of another size is scaled or rejected.",
         fix: "Re-export the image at the size the message gives.")
 
-    public static let rules = [appStoreIcon, sizeMismatch]
+    package static let rules = [appStoreIcon, sizeMismatch]
     static let maximumDepth = 32
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         for brand in Self.brandAssets(in: subject.path, depth: 0, context: context) { check(brand, in: context) }
     }
 

@@ -6,13 +6,13 @@ import SystemCalls
 
 /// `tv.brandassets-alpha`, `tv.imagestack-layers`: the opaque images and layered stacks a tvOS
 /// app's "App Icon & Top Shelf Image" brand assets must have (requirements-2026.md 6.1, 6.2).
-public struct TVImageStackKind: RuleKind {
-    public static let name = "tv-image-stacks"
-    public static let summary =
+package struct TVImageStackKind: RuleKind {
+    package static let name = "tv-image-stacks"
+    package static let summary =
         "Checks tvOS brand assets: Top Shelf images and the back layer of each icon stack without alpha, and each icon stack with two layers that have an image."
-    public static let subjects: Set<SubjectKind> = [.catalog]
+    package static let subjects: Set<SubjectKind> = [.catalog]
 
-    public static let alpha = RuleInfo(
+    package static let alpha = RuleInfo(
         id: "tv.brandassets-alpha", severity: .error, code: "ITMS-90497",
         summary: "A Top Shelf image, or an image of the back layer of an icon's image stack, with an alpha channel.",
         rationale:
@@ -20,17 +20,17 @@ public struct TVImageStackKind: RuleKind {
         fix:
             "Export the image without alpha (flatten it over its background); reswatch fix drops an alpha channel when every pixel is opaque."
     )
-    public static let layers = RuleInfo(
+    package static let layers = RuleInfo(
         id: "tv.imagestack-layers", severity: .error,
         summary: "A brand-assets image stack (App Icon, App Store icon) with fewer than two layers that have an image.",
         rationale:
             "actool: \"The image stack \\\"App Icon - Small\\\" must have at least 2 layers with applicable content\" (requirements-2026.md 6.2); tvOS draws its icons as a parallax of two to five layers.",
         fix: "Give the stack at least two layers (a back layer and one in front), each with its image.")
-    public static let rules = [alpha, layers]
+    package static let rules = [alpha, layers]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         for brand in TVBrandAssetsKind.brandAssets(in: subject.path, depth: 0, context: context) { check(brand, context) }
     }
 
@@ -122,7 +122,7 @@ extension TVImageStackKind {
         ]
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample(
             "an opaque back layer and Top Shelf image, a transparent front layer",
             files: B.brandAssets([B.appStoreEntry, B.topShelfEntry], files: twoLayers().merging(shelf(.rgb)) { a, _ in a }),

@@ -6,26 +6,26 @@ import SystemCalls
 /// `watch.plist-keys`, `watch.companion-id`, `watch.icon-missing`, `watch.arm64`: the watch app a
 /// project ships, judged whole with its build settings in the configuration that ships and the
 /// watchOS SDK's conditions (requirements-2026.md 1.8, 3.6–3.8).
-public struct WatchTargetsKind: RuleKind {
-    public static let name = "watch-targets"
-    public static let summary =
+package struct WatchTargetsKind: RuleKind {
+    package static let name = "watch-targets"
+    package static let summary =
         "Checks each watch app: no iOS keys in its Info.plist, its companion's bundle identifier, an app icon, and the arm64 architecture watchOS uploads need."
-    public static let subjects: Set<SubjectKind> = [.project]
+    package static let subjects: Set<SubjectKind> = [.project]
 
-    public static let plistKeys = RuleInfo(
+    package static let plistKeys = RuleInfo(
         id: "watch.plist-keys", severity: .error,
         summary:
             "A watch app's Info.plist has iOS keys: LSRequiresIPhoneOS, UIDeviceFamily with 1 or 2, or an iOS MinimumOSVersion (12 to 25).",
         rationale:
             "App Store Connect: \"Invalid UIDeviceFamily. The Info.plist of Apple Watch application … contains an invalid UIDeviceFamily value of '1'\", \"The value '16.6' for the MinimumOSVersion key … is not supported\", \"The key 'LSRequiresIPhoneOS' …\" (requirements-2026.md 3.6: shared configurations and Flutter copy them in).",
         fix: "Remove the key from the watch app's Info.plist; Xcode writes UIDeviceFamily and MinimumOSVersion for watchOS itself.")
-    public static let companionID = RuleInfo(
+    package static let companionID = RuleInfo(
         id: "watch.companion-id", severity: .error,
         summary: "A watch app's WKCompanionAppBundleIdentifier is not the iOS app's resolved bundle identifier.",
         rationale:
             "Install and upload fail with \"InvalidCompanionAppBundleIdentifier … set the WKCompanionAppBundleIdentifier key in the Watch app's Info.plist to the companion app's bundle identifier\"; $(PRODUCT_BUNDLE_IDENTIFIER) there is the watch app's own (requirements-2026.md 3.7).",
         fix: "Set WKCompanionAppBundleIdentifier (INFOPLIST_KEY_WKCompanionAppBundleIdentifier) to the iOS app's identifier.")
-    public static let iconMissing = RuleInfo(
+    package static let iconMissing = RuleInfo(
         id: "watch.icon-missing", severity: .error,
         summary: "A watch app target with no app icon: no ASSETCATALOG_COMPILER_APPICON_NAME, or an icon set with no watchOS icon.",
         rationale:
@@ -33,17 +33,17 @@ public struct WatchTargetsKind: RuleKind {
         fix:
             "Add an app icon set with a watchOS 1024x1024 icon to the watch app's catalog and name it in ASSETCATALOG_COMPILER_APPICON_NAME."
     )
-    public static let arm64 = RuleInfo(
+    package static let arm64 = RuleInfo(
         id: "watch.arm64", severity: .error, code: "ITMS-90733",
         summary: "A watchOS target whose ARCHS leaves out arm64, or whose EXCLUDED_ARCHS (for the watchOS SDK) names it.",
         rationale:
             "\"Beginning April 2026, watchOS apps uploaded to App Store Connect must include the arm64 architecture\"; without it the upload fails with ITMS-90733 \"Missing architecture\" (requirements-2026.md 1.8).",
         fix: "Remove ARCHS (Xcode's standard architectures include arm64) and arm64 from EXCLUDED_ARCHS[sdk=watchos*].")
-    public static let rules = [plistKeys, companionID, iconMissing, arm64]
+    package static let rules = [plistKeys, companionID, iconMissing, arm64]
 
-    public init(parameters: ModuleParameters) {}
+    package init(parameters: ModuleParameters) {}
 
-    public func evaluate(_ subject: Subject, in context: EvaluationContext) {
+    package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard subject.path == project.directory, project.noAppReason == nil, project.targetName != nil else { return }
         for target in project.otherTargets where target.platform == .watchOS {
@@ -223,7 +223,7 @@ extension WatchTargetsKind {
         ]
     }
 
-    public static let examples: [RuleExample] = [
+    package static let examples: [RuleExample] = [
         RuleExample("a watch app with its icon and its companion's identifier", files: watchApp(), passes: rules.map(\.id)),
         RuleExample(
             "the watch apps of two apps of one project, each naming the app that embeds it",

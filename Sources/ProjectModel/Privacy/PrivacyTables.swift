@@ -13,15 +13,15 @@ public enum PrivacyTables {
     ]
 
     /// Reasons only a third-party SDK may give (same page: "wrapper … for third-party SDKs only").
-    static let sdkOnlyReasons: Set<String> = ["0A2A.1", "C56D.1"]
+    public static let sdkOnlyReasons: Set<String> = ["0A2A.1", "C56D.1"]
 
     /// The category a reason code belongs to, for messages.
-    static func category(of reason: String) -> String? { reasons.first { $0.value.contains(reason) }?.key }
+    public static func category(of reason: String) -> String? { reasons.first { $0.value.contains(reason) }?.key }
 
     /// Collected data types (`NSPrivacyCollectedDataType`). "Describing data use in privacy
     /// manifests", https://developer.apple.com/documentation/bundleresources/describing-data-use-in-privacy-manifests
     /// (Apple spells `PhotosorVideos` with a lower-case "or").
-    static let dataTypes: Set<String> = Set(
+    public static let dataTypes: Set<String> = Set(
         [
             "Name", "EmailAddress", "PhoneNumber", "PhysicalAddress", "OtherUserContactInfo", "Health", "Fitness", "PaymentInfo",
             "CreditInfo", "OtherFinancialInfo", "PreciseLocation", "CoarseLocation", "SensitiveInfo", "Contacts",
@@ -32,29 +32,33 @@ public enum PrivacyTables {
         ].map { "NSPrivacyCollectedDataType" + $0 })
 
     /// Collection purposes (`NSPrivacyCollectedDataTypePurposes`), same page.
-    static let purposes: Set<String> = Set(
+    public static let purposes: Set<String> = Set(
         ["ThirdPartyAdvertising", "DeveloperAdvertising", "Analytics", "ProductPersonalization", "AppFunctionality", "Other"].map {
             "NSPrivacyCollectedDataTypePurpose" + $0
         })
 
     /// The manifest's keys and their types ("App privacy configuration",
     /// https://developer.apple.com/documentation/bundleresources/app-privacy-configuration).
-    enum ValueType: String { case bool = "a Boolean", array = "an array", string = "a string", dictionary = "a dictionary" }
-    static let topLevelKeys: [String: ValueType] = [
+    public enum ValueType: String, Sendable {
+        case bool = "a Boolean", array = "an array", string = "a string", dictionary = "a dictionary"
+    }
+    public static let topLevelKeys: [String: ValueType] = [
         "NSPrivacyTracking": .bool, "NSPrivacyTrackingDomains": .array, "NSPrivacyCollectedDataTypes": .array,
         "NSPrivacyAccessedAPITypes": .array,
     ]
-    static let collectedDataKeys: [String: ValueType] = [
+    public static let collectedDataKeys: [String: ValueType] = [
         "NSPrivacyCollectedDataType": .string, "NSPrivacyCollectedDataTypeLinked": .bool, "NSPrivacyCollectedDataTypeTracking": .bool,
         "NSPrivacyCollectedDataTypePurposes": .array,
     ]
-    static let accessedAPIKeys: [String: ValueType] = ["NSPrivacyAccessedAPIType": .string, "NSPrivacyAccessedAPITypeReasons": .array]
+    public static let accessedAPIKeys: [String: ValueType] = [
+        "NSPrivacyAccessedAPIType": .string, "NSPrivacyAccessedAPITypeReasons": .array,
+    ]
 
     /// Apple's "commonly used third-party SDKs" that must carry a privacy manifest (and a signature
     /// when shipped as a binary): "Upcoming third-party SDK requirements",
     /// https://developer.apple.com/support/third-party-SDK-requirements ("any version of a listed
     /// SDK, as well as any SDKs that repackage those on the list"). Matched by framework name.
-    static let listedSDKs: Set<String> = [
+    public static let listedSDKs: Set<String> = [
         "Abseil", "AFNetworking", "Alamofire", "AppAuth", "BoringSSL", "openssl_grpc", "Capacitor", "Charts", "connectivity_plus",
         "Cordova", "device_info_plus", "DKImagePickerController", "DKPhotoGallery", "FBAEMKit", "FBLPromises", "FBSDKCoreKit",
         "FBSDKCoreKit_Basics", "FBSDKLoginKit", "FBSDKShareKit", "file_picker", "FirebaseABTesting", "FirebaseAuth", "FirebaseCore",
