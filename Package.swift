@@ -188,7 +188,8 @@ let package = Package(
         .testTarget(
             name: "SocketServerTests",
             dependencies: [
-                "ReswatchProtocol", "SocketServer", "SystemCalls", .product(name: "NIOCore", package: "swift-nio"),
+                "Daemon", "Findings", "ReswatchProtocol", "SocketServer", "SystemCalls", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOTestUtils", package: "swift-nio"),
             ]),
         .testTarget(name: "ReswatchProtocolTests", dependencies: ["Findings", "ReswatchProtocol", "TestSupport"]),

@@ -10,7 +10,7 @@ import SystemCalls
 /// between the two); the watcher then sees the files change and the engine re-validates them.
 extension DaemonCore {
     package func fix(_ params: FixParams) async throws(RPCError) -> FixResult {
-        let path = FileSystem.absolutePath(params.path)
+        let path = FileSystem.absolutePath(sentPath(params.path))
         guard let root = roots.keys.filter({ path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }).max(by: { $0.count < $1.count })
         else { throw .notFound("\(path) is not under a watched root (watch/list shows the roots)") }
         let scope = path == root ? "" : String(path.dropFirst(root == "/" ? 1 : root.count + 1))

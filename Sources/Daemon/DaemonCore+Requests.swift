@@ -21,7 +21,7 @@ extension DaemonCore {
                 lastChange: r.lastChange.map { EventLog.timestamp($0) }, recrawls: r.recrawls, reason: r.reason ?? empty,
                 judged: r.state == .scanning ? nil : r.summary.judged)
         }
-        let waiting = configuredRoots.filter { roots[$0] == nil }
+        let waiting = roots.waiting
         if !waiting.isEmpty {
             for path in Set(waiting) {
                 list.append(
@@ -49,8 +49,8 @@ extension DaemonCore {
         if let root {
             let r = FileSystem.absolutePath(root)
             guard let record = roots[r] else { throw .notFound("\(r) is not watched (watch/list shows the roots)") }
-            selected = DenseMap()
-            selected[r] = record
+            selected = RootBook()
+            selected.add(r, record)
         }
         var out: [Diagnostic] = []
         var matched = path == nil

@@ -18,6 +18,6 @@ extension DaemonCore {
         func exists(_ path: String) -> Bool { (try? FileSystem.status(path)) != nil }
         guard text.hasPrefix("/") else { return roots.keys.contains { exists($0 + "/" + text) } }
         let path = FileSystem.absolutePath(text)
-        return roots[path] != nil || configuredRoots.contains(path) || exists(path)
+        return roots.isRootOrWaiting(path) || exists(path)
     }
 }

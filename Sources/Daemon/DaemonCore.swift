@@ -21,12 +21,8 @@ package actor DaemonCore {
     let eventLog: EventLog?
     let notifier: SystemdNotifier
     var modules: RuleModules
-    var roots = DenseMap<String, WatchedRoot>()
-    /// Configured roots `start` has not added yet. The socket may answer before `start` runs,
-    /// and `start` scans the roots one after another: `status` lists these as scanning, so that
-    /// no reply says the daemon watches fewer roots than it was told to (a client that waits for
-    /// "no root scanning" would otherwise take a daemon that has not begun for a ready one).
-    var configuredRoots: [String]
+    /// The roots watched and the configured ones not reached yet (`RootBook`).
+    var roots: RootBook<WatchedRoot>
     /// Configured roots `start` gave the watcher before their turn to be scanned, all at once (the
     /// watcher places their watches while the first roots are scanned), and what is known of
     /// their watches: a root whose watches were in place before its scan began needs no follow-up
@@ -34,7 +30,6 @@ package actor DaemonCore {
     var watchedAhead = WatchedAhead()
     /// One bound on cached file facts for every root (`factsCacheEntries`), not one per root.
     package nonisolated let caches: EngineCaches
-    var nextToken: UInt64 = 0
     package private(set) var generation = 0
     let started = Date()
     var subscribers = SubscriberHub()
@@ -81,7 +76,7 @@ package actor DaemonCore {
         self.notifier = notifier
         self.watcher = watcher ?? InotifyWatcher(excludes: configuration.excludes)
         modules = RuleModules(sources: configuration.ruleSources, kinds: configuration.kinds)
-        configuredRoots = configuration.roots.map { FileSystem.absolutePath($0) }
+        roots = RootBook(configured: configuration.roots.map { FileSystem.absolutePath($0) })
     }
 
     /// Starts watching: rule directories first, then the configured roots.
@@ -91,22 +86,22 @@ package actor DaemonCore {
             watcher.add(root: dir)
         }
         for error in modules.errors { reportModuleError(error) }
-        for root in Self.watchableAhead(configuredRoots, besides: Array(roots.keys)) {
+        for root in Self.watchableAhead(roots.configured, besides: Array(roots.keys)) {
             watchedAhead.asked.insert(root)
             watcher.add(root: root)
         }
         for root in configuration.roots {
             // Removed by `watch/remove` while it waited (or added early by `watch/add`).
-            guard configuredRoots.contains(FileSystem.absolutePath(root)) else { continue }
+            guard roots.configured.contains(FileSystem.absolutePath(root)) else { continue }
             do {
                 try await watch(root)
             } catch {
                 logger.error("cannot watch \(root): \(error.message)")
-                configuredRoots.removeAll { $0 == FileSystem.absolutePath(root) }
+                roots.dropConfigured(FileSystem.absolutePath(root))
                 forgetWatchedAhead(FileSystem.absolutePath(root))
             }
         }
-        configuredRoots = []
+        roots.startFinished()
         startup.insert(.rootsAdded)
         announceReadyIfScanned()
         if configuration.idleExitSeconds > 0 { idleWatch = Task { await self.exitWhenIdle() } }
@@ -161,7 +156,7 @@ package actor DaemonCore {
     /// adds its roots with this, which for 1,000 roots built and sorted that list 1,000 times).
     func watch(_ path: String) async throws(RPCError) {
         let root = FileSystem.absolutePath(path)
-        guard roots[root] == nil else { return }
+        if roots.admission(of: root) == .watchedAlready { return }
         guard let status = try? FileSystem.statusFollowingLinks(root), status.kind == .directory else {
             throw .invalidParams("\(root) is not a directory")
         }
@@ -169,23 +164,21 @@ package actor DaemonCore {
         // A path in a configured root the daemon has not reached yet (it is starting): that root
         // is added now, as `start` would, not the path as a root of its own, which would keep
         // the configured root out as overlapping.
-        if let waiting = configuredRoots.first(where: { Self.within(root, $0) }), waiting != root {
-            return try await watch(waiting)
-        }
-        if let other = roots.keys.first(where: { Self.within(root, $0) || Self.within($0, root) }) {
-            throw .invalidParams("\(root) overlaps the watched root \(other)")
+        switch roots.admission(of: root) {
+        case .watchedAlready: return
+        case .inConfigured(let waiting): return try await watch(waiting)
+        case .overlaps(let other): throw .invalidParams("\(root) overlaps the watched root \(other)")
+        case .admitted: break
         }
         // Watch first, scan second: nothing written during the scan is lost (the watcher also
         // sends a rescan once its watch is in place, unless it was in place before the scan
         // began: a root watched ahead, DaemonCore+WatchAhead.swift).
-        nextToken += 1
-        let token = nextToken
+        let token = roots.nextToken()
         let worker = EngineWorker(
             Engine(
                 root: root, rules: modules.current, registry: configuration.kinds, excludes: configuration.excludes,
                 caches: caches, allowProjectExec: configuration.allowProjectExec))
-        roots[root] = WatchedRoot(worker: worker, token: token)
-        configuredRoots.removeAll { $0 == root }
+        roots.add(root, WatchedRoot(worker: worker, token: token))
         forgetWatchedAhead(within: root)
         let wasAhead = watchedAhead.asked.remove(root) != nil
         if !wasAhead { watcher.add(root: root) }
@@ -215,13 +208,12 @@ package actor DaemonCore {
 
     /// `a` is `b` or lies in it, on whole path segments, "/" included ("/" + "/" is no prefix of
     /// anything).
-    static func within(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? "/" : b + "/") }
+    static func within(_ a: String, _ b: String) -> Bool { RootBook<WatchedRoot>.within(a, b) }
 
     package func removeRoot(_ path: String) throws(RPCError) -> [String] {
         let root = FileSystem.absolutePath(path)
-        if roots[root] == nil, configuredRoots.contains(root) {
+        if roots.dropConfigured(root) {
             // A configured root the starting daemon has not reached: it is never scanned.
-            configuredRoots.removeAll { $0 == root }
             forgetWatchedAhead(root)
             logger.info("will not watch \(root): removed before its turn")
             publishStatus()
@@ -246,7 +238,7 @@ package actor DaemonCore {
 
     /// The roots watched, and while the daemon starts, the configured roots it has not reached
     /// yet (`status` lists them `scanning`, waiting; `watch/remove` takes them out).
-    package var rootPaths: [String] { Set(roots.keys).union(configuredRoots).sorted() }
+    package var rootPaths: [String] { roots.paths }
 
     /// Runs `job` on the root's engine thread, after any job of the root already running (so
     /// deltas are published in the order they were computed), and publishes its delta, after

@@ -44,8 +44,8 @@ extension RequestParams {
 public enum ReswatchRequests {
     public static let all: [any ReswatchRequest.Type] = [
         InitializeRequest.self, StatusRequest.self, DiagnosticsRequest.self, SubscribeRequest.self, UnsubscribeRequest.self,
-        SyncRequest.self, RecheckRequest.self, ShutdownRequest.self, WatchAddRequest.self, WatchRemoveRequest.self,
-        WatchListRequest.self, RulesListRequest.self, MetricsRequest.self, FixRequest.self,
+        SyncRequest.self, WatchAddRequest.self, WatchRemoveRequest.self, WatchListRequest.self, RecheckRequest.self,
+        RulesListRequest.self, ShutdownRequest.self, MetricsRequest.self, FixRequest.self,
     ]
 }
 

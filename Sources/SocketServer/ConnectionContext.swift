@@ -4,14 +4,17 @@ import ReswatchProtocol
 import Synchronization
 
 /// Per-connection state shared by the method handlers and the NIO handler. The subscription
-/// (its id) is the sink's; its minimum severity is kept by the core's subscriber hub alone.
+/// (its id) is the sink's; its minimum severity is kept by the daemon's subscriber hub alone.
 final class ConnectionContext: Sendable {
-    let core: DaemonCore
+    let daemon: any DaemonService
     let sink: ConnectionSink
+    /// The methods this server answers (`initialize` lists them).
+    let methods: [String]
 
-    init(core: DaemonCore, sink: ConnectionSink) {
-        self.core = core
+    init(daemon: any DaemonService, sink: ConnectionSink, methods: [String]) {
+        self.daemon = daemon
         self.sink = sink
+        self.methods = methods
     }
 }
 
@@ -32,11 +35,11 @@ final class ConnectionSink: NotificationSink, Sendable {
     }
     static let heldLimit = 1024
     let state = Mutex(State())
-    let core: DaemonCore
+    let daemon: any DaemonService
 
-    init(channel: any Channel, core: DaemonCore) {
+    init(channel: any Channel, daemon: any DaemonService) {
         self.channel = channel
-        self.core = core
+        self.daemon = daemon
     }
 
     func deliver(_ line: [UInt8]) {
@@ -57,7 +60,7 @@ final class ConnectionSink: NotificationSink, Sendable {
             }
             if !drop {
                 channel.writeAndFlush(channel.allocator.buffer(bytes: line), promise: nil)
-                core.pages.wrote(bytes: line.count)
+                daemon.wrote(bytes: line.count)
             }
         }
     }
@@ -97,9 +100,9 @@ final class ConnectionSink: NotificationSink, Sendable {
         }
         guard let subscriber else { return }
         let channel = self.channel
-        let core = self.core
+        let daemon = self.daemon
         Task {
-            let snapshot = await core.resyncSnapshot(subscriber: subscriber)
+            let snapshot = await daemon.resyncSnapshot(subscriber: subscriber)
             channel.eventLoop.execute { [self] in
                 state.withLock {
                     $0.needsResync = false
@@ -110,7 +113,7 @@ final class ConnectionSink: NotificationSink, Sendable {
                 guard let snapshot else { return }
                 let line = RPCEncoder.notification(.resync, snapshot)
                 channel.writeAndFlush(channel.allocator.buffer(bytes: line), promise: nil)
-                core.pages.wrote(bytes: line.count)
+                daemon.wrote(bytes: line.count)
             }
         }
     }

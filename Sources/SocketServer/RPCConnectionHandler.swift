@@ -19,7 +19,8 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    let core: DaemonCore
+    let daemon: any DaemonService
+    let table: MethodTable
     let logger: Logger
     let lineLimit: Int
     let limits: ClientLimits
@@ -40,10 +41,11 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     var unwritableSince: NIODeadline?
 
     init(
-        core: DaemonCore, logger: Logger, lineLimit: Int, limits: ClientLimits, peer: PeerCredentials,
+        daemon: any DaemonService, table: MethodTable, logger: Logger, lineLimit: Int, limits: ClientLimits, peer: PeerCredentials,
         policy: AccessPolicy = AccessPolicy()
     ) {
-        self.core = core
+        self.daemon = daemon
+        self.table = table
         self.logger = logger
         self.lineLimit = lineLimit
         self.limits = limits
@@ -60,7 +62,8 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        connection = ConnectionContext(core: core, sink: ConnectionSink(channel: context.channel, core: core))
+        connection = ConnectionContext(
+            daemon: daemon, sink: ConnectionSink(channel: context.channel, daemon: daemon), methods: table.methods)
         lastActivity = .now()
         scheduleIdleCheck(context.eventLoop)
         context.fireChannelActive()
@@ -70,8 +73,8 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
         idleCheck?.cancel()
         queued.removeAll()
         if let id = connection?.sink.subscriber {
-            let core = self.core
-            Task { _ = await core.unsubscribe(id) }
+            let daemon = self.daemon
+            Task { _ = await daemon.unsubscribe(id) }
         }
         context.fireChannelInactive()
     }
@@ -148,9 +151,9 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     func dispatch(_ request: RPCRequest, channel: any Channel) {
-        guard let handler = MethodTable.byName[request.method] else {
+        guard let handler = table.byName[request.method] else {
             if request.id != nil {
-                write(RPCEncoder.error(id: request.id ?? .null, .methodNotFound(request.method, known: MethodTable.methods)), to: channel)
+                write(RPCEncoder.error(id: request.id ?? .null, .methodNotFound(request.method, known: table.methods)), to: channel)
             }
             return
         }
@@ -189,7 +192,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler, @unchecked Sendable {
 
     func write(_ bytes: [UInt8], to channel: any Channel) {
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
-        core.pages.wrote(bytes: bytes.count)
+        daemon.wrote(bytes: bytes.count)
     }
 
     // MARK: - idle connections

@@ -67,6 +67,7 @@ package struct SocketServerService: Service {
 
     package func run() async throws {
         let core = self.core
+        let table = MethodTable(daemon: core)
         let logger = self.logger
         let limits = self.limits
         let policy = self.policy
@@ -97,7 +98,8 @@ package struct SocketServerService: Service {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: Self.lineLimit)))
                     try channel.pipeline.syncOperations.addHandler(
                         RPCConnectionHandler(
-                            core: core, logger: logger, lineLimit: Self.lineLimit, limits: limits, peer: peer, policy: policy))
+                            daemon: core, table: table, logger: logger, lineLimit: Self.lineLimit, limits: limits, peer: peer,
+                            policy: policy))
                 }
             }
         let channel: any Channel
