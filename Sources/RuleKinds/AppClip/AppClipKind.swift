@@ -23,14 +23,14 @@ package struct AppClipKind: RuleKind {
             "Set com.apple.developer.parent-application-identifiers to [$(AppIdentifierPrefix)<the app's bundle identifier>] in the App Clip's entitlements."
     )
     package static let rules = [parentEntitlement]
-    static let key = "com.apple.developer.parent-application-identifiers"
+    static let key = AppClipEntitlement.parentApplicationIdentifiers
 
     package init(parameters: ModuleParameters) {}
 
     package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard subject.path == project.directory, project.noAppReason == nil,
-            let appID = BundleIdentifiersKind.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
+            let appID = BundleIdentifier.of(project.appSettings, incomplete: project.buildSettingsIncomplete)
         else { return }
         for clip in project.otherTargets where clip.productType == ResolvedTarget.appClipType {
             guard let settings = clip.settings, !clip.settingsIncomplete else { continue }
@@ -40,7 +40,7 @@ package struct AppClipKind: RuleKind {
             switch project.embedding(of: clip) {
             case .app, .unknown: parentID = appID
             case .target(let app):
-                guard let id = BundleIdentifiersKind.identifier(app.settings, incomplete: app.settingsIncomplete) else { continue }
+                guard let id = BundleIdentifier.of(app.settings, incomplete: app.settingsIncomplete) else { continue }
                 parentID = id
             case .nowhere: continue
             }

@@ -49,7 +49,7 @@ package struct BundleIdentifiersKind: RuleKind {
     package func evaluate(_ subject: Subject, in context: EvaluationContext) {
         let project = context.project
         guard subject.path == project.directory, project.noAppReason == nil, let app = project.targetName,
-            let appID = Self.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
+            let appID = BundleIdentifier.of(project.appSettings, incomplete: project.buildSettingsIncomplete)
         else { return }
         var targets = [Identified(name: app, kind: "app", id: appID, settings: project.appSettings, isParent: true, isEmbedded: false)]
         var embedding: [String: Embedding] = [:]
@@ -65,7 +65,7 @@ package struct BundleIdentifiersKind: RuleKind {
             }
             targets.append(
                 Identified(
-                    name: target.name, kind: target.kind, id: Self.identifier(target.settings, incomplete: target.settingsIncomplete),
+                    name: target.name, kind: target.kind, id: BundleIdentifier.of(target.settings, incomplete: target.settingsIncomplete),
                     settings: target.settings, isParent: parent || target.productType.contains("watchapp2"), isEmbedded: embedded))
         }
         let byName = Dictionary(targets.map { ($0.name, $0) }) { a, _ in a }
@@ -79,7 +79,7 @@ package struct BundleIdentifiersKind: RuleKind {
             switch embedding[target.name] {
             case .app: parent = (appID, app)
             case .target(let other):
-                guard let otherID = byName[other.name]?.id ?? Self.identifier(other.settings, incomplete: other.settingsIncomplete)
+                guard let otherID = byName[other.name]?.id ?? BundleIdentifier.of(other.settings, incomplete: other.settingsIncomplete)
                 else { continue }
                 parent = (otherID, other.name)
             default: parent = nil
@@ -136,18 +136,6 @@ package struct BundleIdentifiersKind: RuleKind {
                 seen[app]?[id] = target
             }
         }
-    }
-
-    /// A resolved identifier, or nil when it cannot be known.
-    /// With every .xcconfig of the target read, a `$(VAR)` nothing defines is empty, as
-    /// xcodebuild expands it (`${BUNDLE_ID_SUFFIX}` of a configuration that sets none); with one
-    /// not read, it is not known.
-    static func identifier(_ settings: ResolvedBuildSettings?, incomplete: Bool) -> String? {
-        guard let settings, settings.values["PRODUCT_BUNDLE_IDENTIFIER"] != nil else { return nil }
-        let resolved =
-            incomplete ? settings.string("PRODUCT_BUNDLE_IDENTIFIER") : settings.stringUndefinedAsEmpty("PRODUCT_BUNDLE_IDENTIFIER")
-        guard let value = resolved, !value.isEmpty, !value.contains("$"), !value.contains(" ") else { return nil }
-        return value
     }
 
     /// Where the target's PRODUCT_BUNDLE_IDENTIFIER is written: its file and line.

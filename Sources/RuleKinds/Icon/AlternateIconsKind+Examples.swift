@@ -62,7 +62,7 @@ extension AlternateIconsKind {
             ]), passes: ["icon.alternate-sizes"]),
         RuleExample(
             "an alternate that is an Icon Composer icon",
-            files: T.singleSize().merging(IconComposerBundleKind.bundle(at: "App/Dark.icon")) { a, _ in a }.merging([
+            files: T.singleSize().merging(IconComposerExamples.bundle(at: "App/Dark.icon")) { a, _ in a }.merging([
                 "App/.reswatch.yaml": T.config(extra: "app-icon: AppIcon\n"),
                 "App/Info.plist": T.plist(
                     "<key>CFBundleIcons</key><dict><key>CFBundleAlternateIcons</key><dict><key>Dark</key><dict><key>CFBundleIconName</key><string>Dark</string></dict></dict></dict>"

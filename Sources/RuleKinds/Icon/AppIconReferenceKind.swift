@@ -28,7 +28,7 @@ package struct AppIconReferenceKind: RuleKind {
         // compile it, iconcomposer.not-in-target says so: one cause, one finding).
         names += context.subjects(.iconComposer).map { String(RelativePath.name($0.path).dropLast(".icon".count)) }
         guard !names.contains(name) else { return }
-        let (setting, path, line) = Self.origin(of: name, in: context, project: subject.path)
+        let (setting, path, line) = AppIconOrigin.of(name, in: context, project: subject.path)
         let near = names.first { $0.lowercased() == name.lowercased() }
         context.report(
             Self.setMissing, path: path, line: line,
@@ -38,35 +38,6 @@ package struct AppIconReferenceKind: RuleKind {
                         ? "; the project has no .appiconset and no Icon Composer .icon"
                         : "; icons found: \(names.sorted().joined(separator: ", "))"))
         )
-    }
-
-    /// The setting that names the set, and the file and line it is in (so CI and editors show the
-    /// finding where the name can be fixed).
-    static func origin(of name: String, in context: EvaluationContext, project: String) -> (String, String, Int?) {
-        switch context.project.sources["app-icon"] {
-        case .config?:
-            let file = RelativePath.join(project, ".reswatch.yaml")
-            let line = (try? context.read(file).get()).flatMap { TextLines.firstLine(in: $0, containing: ["app-icon:"]) }
-            return ("app-icon in .reswatch.yaml", file, line)
-        case .pbxproj?:
-            let key = "ASSETCATALOG_COMPILER_APPICON_NAME"
-            // "App.xcconfig:3, Release" or "App.xcodeproj/project.pbxproj, target App, Release".
-            let origin = context.project.origins["app-icon"].map { String($0.prefix { $0 != "," }) } ?? ""
-            var file = origin
-            var line: Int?
-            if let colon = origin.lastIndex(of: ":"), let n = Int(origin[origin.index(after: colon)...]) {
-                file = String(origin[..<colon])
-                line = n
-            }
-            if line == nil, !file.isEmpty, let bytes = try? context.read(file).get() {
-                line = TextLines.firstLine(in: bytes, containing: ["\(key) = \(name);", "\(key) = \"\(name)\";", "\(key) = "])
-            }
-            return ("\(key) in \(file.isEmpty ? "project.pbxproj" : RelativePath.name(file))", file.isEmpty ? project : file, line)
-        case .infoPlist?:
-            return ("CFBundleIconName in Info.plist", context.project.infoPlist ?? project, nil)
-        default:
-            return ("from the configuration", project, nil)
-        }
     }
 
     package static let examples: [RuleExample] = [

@@ -76,7 +76,7 @@ extension IconComposerTargetKind {
 
     /// An Xcode 26 app whose icon is `App/AppIcon.icon`, wired as `wiring`.
     static func app(_ wiring: Wiring, appIcon: String = "AppIcon") -> [String: ExampleFile] {
-        var files = IconComposerBundleKind.bundle()
+        var files = IconComposerExamples.bundle()
         files["App.xcodeproj/project.pbxproj"] = project(appIcon: appIcon, wiring: wiring)
         files["App/Info.plist"] = ExampleTrees.plist("<key>CFBundleName</key><string>App</string>")
         return files
@@ -97,7 +97,7 @@ extension IconComposerTargetKind {
         shadowedImages["App/Assets.xcassets/AppIcon.appiconset/16-mac.png"] = .bytes(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8))
         var tv = app(.resource(IconBundleMembership.fileType))
         tv["App.xcodeproj/project.pbxproj"] = project(wiring: .resource(IconBundleMembership.fileType), tvIcon: "TVIcon")
-        for (k, v) in IconComposerBundleKind.bundle(at: "TV/TVIcon.icon") { tv[k] = v }
+        for (k, v) in IconComposerExamples.bundle(at: "TV/TVIcon.icon") { tv[k] = v }
         tv["TV/Info.plist"] = ExampleTrees.plist("<key>CFBundleName</key><string>TV</string>")
         return [
             RuleExample(

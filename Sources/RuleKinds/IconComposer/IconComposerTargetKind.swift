@@ -73,7 +73,7 @@ package struct IconComposerTargetKind: RuleKind {
                 why =
                     "target \(membership.target) does not bundle it (it is in no Copy Bundle Resources phase and no folder the target synchronizes)"
             }
-            let (setting, path, line) = AppIconReferenceKind.origin(of: name, in: context, project: project)
+            let (setting, path, line) = AppIconOrigin.of(name, in: context, project: project)
             context.report(
                 Self.notInTarget, path: path, line: line,
                 message:

@@ -37,7 +37,7 @@ package struct LaunchAssetsKind: RuleKind {
         var budget = 4096
         for catalog in catalogs { Self.collectSets(in: catalog, context: context, depth: 0, budget: &budget, into: &sets) }
         guard budget > 0 else { return }  // a catalog too large to list here: not guessed
-        let looseImages = Set(context.subjects(.image).map { LaunchScreenKind.baseName(RelativePath.name($0.path)) })
+        let looseImages = Set(context.subjects(.image).map { BaseName.of(RelativePath.name($0.path)) })
         // UILaunchScreen (and its device variants).
         for key in ["UILaunchScreen", "UILaunchScreen~iphone", "UILaunchScreen~ipad"] {
             guard let screen = dict[key]?.dictionary else { continue }
@@ -60,7 +60,7 @@ package struct LaunchAssetsKind: RuleKind {
         }
         guard !storyboards.isEmpty else { return }
         for file in context.subjects(.interfaceFile).map(\.path)
-        where storyboards.contains(LaunchScreenKind.baseName(RelativePath.name(file))) && file.hasSuffix(".storyboard")
+        where storyboards.contains(BaseName.of(RelativePath.name(file))) && file.hasSuffix(".storyboard")
             // Another app's storyboard of the same name (a Dev and a Prod app) is that app's.
             && (!project.resourcesKnown || project.ownedPaths.contains { RelativePath.isWithin(file, $0) })
         {

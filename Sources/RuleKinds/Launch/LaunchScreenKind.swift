@@ -58,7 +58,7 @@ package struct LaunchScreenKind: RuleKind {
             app.dict["WKWatchKitApp"] == nil
         else { return }
         let (file, dict) = (app.file, app.dict)
-        let interfaceNames = Set(context.subjects(.interfaceFile).map { Self.baseName(RelativePath.name($0.path)) })
+        let interfaceNames = Set(context.subjects(.interfaceFile).map { BaseName.of(RelativePath.name($0.path)) })
         var hasStoryboard = false
         // A value Xcode generates is named by its setting (issue 58: INFOPLIST_KEY_… =
         // "Splash.storyboard" is as wrong as the same in the file).
@@ -142,11 +142,6 @@ package struct LaunchScreenKind: RuleKind {
             }
         }
         return false
-    }
-
-    static func baseName(_ file: String) -> String {
-        guard let dot = file.lastIndex(of: ".") else { return file }
-        return String(file[..<dot])
     }
 
     /// Launch-image sets and loose Default*/UILaunchImageFile* PNGs of the project.

@@ -26,11 +26,9 @@ extension BundleKeysKind {
             """)
     }
 
-    static let versions =
-        "<key>CFBundleShortVersionString</key><string>$(MARKETING_VERSION)</string><key>CFBundleVersion</key><string>$(CURRENT_PROJECT_VERSION)</string>"
+    static let versions = ExamplePlistKeys.versions
     static let appPlist = T.plist("<key>CFBundleName</key><string>$(PRODUCT_NAME)</string>" + versions)
-    static let extensionPoint =
-        "<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string></dict>"
+    static let extensionPoint = ExamplePlistKeys.extensionPoint
 
     static func app(extensionKeys: String, appPlist: ExampleFile = appPlist, appExtra: String = "", extensionExtra: String = "")
         -> [String: ExampleFile]
@@ -41,9 +39,7 @@ extension BundleKeysKind {
         ]
     }
 
-    static let goodKeys =
-        "<key>CFBundleDisplayName</key><string>$(PRODUCT_NAME)</string><key>CFBundleName</key><string>$(PRODUCT_NAME)</string><key>CFBundleExecutable</key><string>$(EXECUTABLE_NAME)</string>"
-        + versions
+    static let goodKeys = ExamplePlistKeys.goodKeys
 
     /// A Flutter app (versions from pubspec.yaml) and a share extension with literal versions.
     static func flutter(extensionVersions: String) -> [String: ExampleFile] {

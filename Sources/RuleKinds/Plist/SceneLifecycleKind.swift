@@ -66,13 +66,13 @@ package struct SceneLifecycleKind: RuleKind {
             $0.hasSuffix(".storyboard") || $0.hasSuffix(".xib") || $0.hasSuffix(".storyboardc")
         }
         let storyboards = Set(
-            (context.subjects(.interfaceFile).map { RelativePath.name($0.path) } + bundled).map(LaunchScreenKind.baseName))
+            (context.subjects(.interfaceFile).map { RelativePath.name($0.path) } + bundled).map(BaseName.of))
         let classes = sources.isEmpty ? nil : Set(sources.flatMap { Self.declarations(of: $0, context).classes })
         for (role, list) in configurations.sorted(by: { $0.key < $1.key }) {
             for configuration in list.array ?? [] {
                 let name = configuration["UISceneConfigurationName"]?.string.map { "\"\($0)\"" } ?? "of \(role)"
                 if let storyboard = configuration["UISceneStoryboardFile"]?.string, !storyboard.isEmpty, !storyboard.contains("$("),
-                    !storyboards.contains(storyboard), !storyboards.contains(LaunchScreenKind.baseName(storyboard))
+                    !storyboards.contains(storyboard), !storyboards.contains(BaseName.of(storyboard))
                 {
                     app.report(
                         Self.configInvalid, in: context, key: "UIApplicationSceneManifest",

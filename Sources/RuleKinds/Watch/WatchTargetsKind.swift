@@ -167,11 +167,11 @@ package struct WatchTargetsKind: RuleKind {
         switch project.shippingApp(of: target) {
         case .app, .unknown:
             guard let app = project.targetName,
-                let id = BundleIdentifiersKind.identifier(project.appSettings, incomplete: project.buildSettingsIncomplete)
+                let id = BundleIdentifier.of(project.appSettings, incomplete: project.buildSettingsIncomplete)
             else { return nil }
             return (app, id)
         case .target(let app):
-            return BundleIdentifiersKind.identifier(app.settings, incomplete: app.settingsIncomplete).map { (app.name, $0) }
+            return BundleIdentifier.of(app.settings, incomplete: app.settingsIncomplete).map { (app.name, $0) }
         case .nowhere: return nil
         }
     }

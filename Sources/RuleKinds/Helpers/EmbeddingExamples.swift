@@ -70,7 +70,7 @@ enum EmbeddingExamples {
                 targets.append(Target(name: name, productType: type, settings: settings))
                 let plist: String
                 switch type {
-                case appex: plist = BundleKeysKind.goodKeys + BundleKeysKind.extensionPoint
+                case appex: plist = ExamplePlistKeys.goodKeys + ExamplePlistKeys.extensionPoint
                 case watchApp:
                     plist =
                         "<key>CFBundleName</key><string>\(name)</string><key>WKApplication</key><true/><key>WKCompanionAppBundleIdentifier</key><string>\(appID)</string>"
@@ -78,12 +78,13 @@ enum EmbeddingExamples {
                         "{\"images\":[{\"idiom\":\"universal\",\"platform\":\"watchos\",\"size\":\"1024x1024\"}]}")
                 case watchExtension:
                     plist = "<key>CFBundleName</key><string>\(name)</string><key>WKExtensionDelegateClassName</key><string>D</string>"
-                default: plist = "<key>CFBundleName</key><string>\(name)</string>" + BundleKeysKind.versions
+                default: plist = "<key>CFBundleName</key><string>\(name)</string>" + ExamplePlistKeys.versions
                 }
                 files["\(name)/Info.plist"] = ExampleTrees.plist(plist)
                 if type == clip {
                     files["\(name)/\(name).entitlements"] = ExampleTrees.plist(
-                        "<key>\(AppClipKind.key)</key><array><string>$(AppIdentifierPrefix)\(appID)</string></array>")
+                        "<key>\(AppClipEntitlement.parentApplicationIdentifiers)</key><array><string>$(AppIdentifierPrefix)\(appID)</string></array>"
+                    )
                 }
             }
             let base = targets.count - parts.count
@@ -94,4 +95,9 @@ enum EmbeddingExamples {
         files["App.xcodeproj/project.pbxproj"] = project(targets)
         return files
     }
+}
+
+/// The entitlement an App Clip names its full app in.
+enum AppClipEntitlement {
+    static let parentApplicationIdentifiers = "com.apple.developer.parent-application-identifiers"
 }
