@@ -5,7 +5,7 @@ Usage: python3 Benchmarks/check_bench.py [--sets N] [--runs N] [--pairs N] [--tr
 Prints the median of N runs of each command (page cache warm for all: each tool gets one unmeasured
 warm-up run), then the goal's figures: the C read floor and the check run in alternation (--pairs
 of them), so both see the same load of a shared host. Needs a release build
-(.build/release/reswatch) and pngcheck.
+(.build/strip/reswatch, the binary that ships) and pngcheck.
 """
 import argparse
 import os
@@ -57,7 +57,7 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--pairs", type=int, default=15, help="alternated runs of the C floor and the check, for the goal's ratio")
     ap.add_argument("--tree", default="/tmp/reswatch-bench/check-tree")
-    ap.add_argument("--binary", default=".build/release/reswatch")
+    ap.add_argument("--binary", default=".build/strip/reswatch")
     a = ap.parse_args()
     if not os.path.exists(a.binary):
         sys.exit(f"{a.binary} missing: run 'swift build -c release' (make bench does)")

@@ -94,7 +94,7 @@ def measure(pids, seconds, during=None):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", default=".build/release/reswatch")
+    ap.add_argument("--binary", default=".build/strip/reswatch")
     ap.add_argument("--idle", type=float, default=60)
     ap.add_argument("--storm", type=float, default=10)
     ap.add_argument("--rate", type=int, default=1000)

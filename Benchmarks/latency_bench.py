@@ -162,7 +162,7 @@ def main():
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--settles", default="20,1")
     ap.add_argument("--writes", type=int, default=200)
-    ap.add_argument("--binary", default=".build/release/reswatch")
+    ap.add_argument("--binary", default=".build/strip/reswatch")
     a = ap.parse_args()
     if not os.path.exists(a.binary):
         sys.exit(f"{a.binary} missing: run 'swift build -c release' (make bench does)")

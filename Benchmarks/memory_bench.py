@@ -202,7 +202,7 @@ def watchman_row(roots):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", default=".build/release/reswatch")
+    ap.add_argument("--binary", default=".build/strip/reswatch")
     ap.add_argument("--rows", default="100k,1m,roots")
     ap.add_argument("--no-watchman", action="store_true")
     ap.add_argument("--scan-runs", type=int, default=3, help="runs of the 100k and roots rows, alternating with watchman's (medians)")

@@ -75,7 +75,7 @@ def make_set(root, img):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--binary", default=".build/release/reswatch")
+    ap.add_argument("--binary", default=".build/strip/reswatch")
     a = ap.parse_args()
     binary = os.path.abspath(a.binary)
     img = master()

@@ -17,6 +17,7 @@ from results import PATH, load, machine  # noqa: E402
 CHECK = "Benchmarks/check_bench.py"
 LATENCY = "Benchmarks/latency_bench.py --sizes 1000,100000"
 MEMORY = "Benchmarks/memory_bench.py --rows 100k,1m,roots"
+SIZE = "Benchmarks/size_bench.py"
 
 
 def rows(r):
@@ -70,6 +71,14 @@ def rows(r):
                         f"100k: {base:.0f} B; {peer}", s["per_file_b"] <= base, MEMORY))
         else:
             out.append((what, "<= the 100k figure", None, None, None, MEMORY))
+    z = r.get("size")
+    if z:
+        out.append(("the binary that ships (stripped; debug info apart)", f"<= {z['goal_mb']} MB",
+                    f"{z['shipped_mb']:.1f} MB (ICU data {z['icu_mb']:.1f} MB)",
+                    f"release build {z['release_mb']:.1f} MB, debug info {z['debug_mb']:.1f} MB",
+                    z["shipped_mb"] <= z["goal_mb"] and z["stripped"], SIZE))
+    else:
+        out.append(("the binary that ships (stripped; debug info apart)", "<= 85 MB", None, None, None, SIZE))
     return out
 
 

@@ -28,6 +28,29 @@ import Testing
         return list.map { "\($0["rule"]!) \($0["path"]!):\($0["line"]!) \($0["message"]!)" }
     }
 
+    /// The binary ships stripped; its debug info is the reswatch-dbgsym package's, at the path
+    /// its build id names (where gdb and the Swift backtracer look).
+    @Test(.enabled(if: package != nil, needsPackage))
+    func theBinaryIsStrippedAndItsDebugInfoIsInTheDbgsymPackage() throws {
+        let binary = try unpacked() + "/usr/bin/reswatch"
+        let sections = try runCommand("/usr/bin/readelf", ["-S", "-W", binary]).stdout
+        #expect(!sections.contains(".debug_info") && sections.contains(".gnu_debuglink"), "\(sections)")
+        let notes = try runCommand("/usr/bin/readelf", ["-n", binary]).stdout
+        let buildID = try #require(notes.firstMatch(of: /Build ID: ([0-9a-f]+)/)?.1)
+        let dbgsym = try #require(ProcessInfo.processInfo.environment["RESWATCH_DEB_DBGSYM"], "make test sets RESWATCH_DEB_DBGSYM")
+        let fields = try runCommand("/usr/bin/dpkg-deb", ["-f", dbgsym, "Package", "Depends", "Build-Ids"]).stdout
+        #expect(fields.contains("reswatch-dbgsym") && fields.contains("Build-Ids: \(buildID)"), "\(fields)")
+        let root = try TempTree()
+        keep.append(root)
+        #expect(try runCommand("/usr/bin/dpkg-deb", ["-x", dbgsym, root.path]).status == 0)
+        let debug = root.path + "/usr/lib/debug/.build-id/\(buildID.prefix(2))/\(buildID.dropFirst(2)).debug"
+        let debugSections = try runCommand("/usr/bin/readelf", ["-S", "-W", debug])
+        #expect(debugSections.status == 0 && debugSections.stdout.contains(".debug_info"), "\(debugSections.stderr)")
+        let lintian = try runCommand("/usr/bin/lintian", ["--tag-display-limit", "0", dbgsym])
+        let tags = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+        #expect(tags.isEmpty, "\(tags.joined(separator: "\n"))")
+    }
+
     @Test(.enabled(if: package != nil, needsPackage))
     func lintianFindsNoErrorOrWarning() throws {
         let result = try runCommand("/usr/bin/lintian", ["--tag-display-limit", "0", try #require(Self.package)])
