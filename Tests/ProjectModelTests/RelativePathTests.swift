@@ -1,6 +1,7 @@
 import Foundation
 import ProjectModel
 import SystemCalls
+import TestSupport
 import Testing
 
 /// The copy-free path helpers that rules' `applies(to:)` use for every subject agree with the
@@ -111,5 +112,29 @@ import Testing
         }
         #expect(RelativePath.isWithin("App/Resources/x.png", "App"))
         #expect(!RelativePath.isWithin("Apps/x.png", "App"), "a longer name is not a folder below")
+    }
+
+    /// Random paths of ASCII letters, slashes, precomposed and decomposed accents and combining
+    /// marks: where the bytes part at ASCII, the answer is no without Swift's comparison, and
+    /// it is the comparison's answer for every pair (a slash starting a path segment is not
+    /// followed by a combining mark here: that one the byte check has always answered yes).
+    @Test func isWithinAgreesOnRandomMixedPaths() {
+        var rng = SeededGenerator(seed: 63)
+        let pieces = ["a", "b", "e", "/", "\u{E9}", "e\u{301}", "\u{301}", "\u{1F600}", "A"]
+        func random() -> String {
+            var out = ""
+            for _ in 0..<Int.random(in: 0...6, using: &rng) {
+                let piece = pieces.randomElement(using: &rng)!
+                if piece.unicodeScalars.first!.properties.generalCategory == .nonspacingMark, out.hasSuffix("/") || out.isEmpty { continue }
+                out += piece
+            }
+            return out
+        }
+        for _ in 0..<20_000 {
+            let p = random()
+            let dir = Bool.random(using: &rng) ? random() : String(p.prefix(Int.random(in: 0...p.count, using: &rng)))
+            let old = dir.isEmpty || p == dir || p.hasPrefix(dir + "/")
+            #expect(RelativePath.isWithin(p, dir) == old, "\(p.debugDescription) within \(dir.debugDescription)")
+        }
     }
 }

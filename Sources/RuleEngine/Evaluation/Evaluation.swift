@@ -164,7 +164,11 @@ final class Evaluation: EvaluationContext {
         // What no product ships is no rule's to see, here as when it is a subject itself (a
         // launch image dropped from the project, a Mac target's icon: issue 58).
         guard project.leavesPathsOut else { return all }
-        return all.filter { project.leftOutReason(for: $0.path) == nil }
+        let key = EvaluationBatch.ShippedSubjectsKey(context: contextIndex, kind: kind)
+        if let shipped = batch.shippedSubjects.withLock({ $0[key] }) { return shipped }
+        let shipped = all.filter { project.leftOutReason(for: $0.path) == nil }
+        batch.shippedSubjects.withLock { $0[key] = shipped }
+        return shipped
     }
 
     /// Whether this evaluation has reported anything yet.

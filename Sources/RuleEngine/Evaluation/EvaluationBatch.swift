@@ -1,5 +1,7 @@
 import ImageFacts
 import ProjectModel
+import RuleKit
+import Synchronization
 
 /// What every evaluation of a batch reads from, held once for the batch: each evaluation's
 /// context refers to it (and to its project context and rule by index) instead of holding
@@ -26,6 +28,15 @@ final class EvaluationBatch {
     /// What this batch's evaluations read, when the caller keeps it (the daemon, to know what to
     /// re-run); a one-shot check does not, and does not pay for hashing every path read.
     let recordsInputs: Bool
+    /// Each project's subjects of a kind that ship (`Evaluation.subjects`), found once per batch:
+    /// the filter asks for each subject which target holds it, and every evaluation of the
+    /// project asked again (a fifth of a whole repository's check).
+    let shippedSubjects = Mutex<[ShippedSubjectsKey: [Subject]]>([:])
+
+    struct ShippedSubjectsKey: Hashable {
+        let context: Int
+        let kind: SubjectKind
+    }
 
     init(
         root: String, tree: ResourceTree, facts: FactsCache, parsed: ParsedCache, subjectIndex: SubjectIndex,
