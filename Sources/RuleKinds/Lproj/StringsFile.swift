@@ -49,7 +49,9 @@ enum StringsFile {
                 return .failure(Failure(line: scanner.line, message: scanner.unexpected("=") + " after \"\(key)\""))
             }
             scanner.skipSpaceAndComments()
-            guard scanner.word() != nil else { return .failure(Failure(line: scanner.line, message: scanner.unexpected("a value"))) }
+            guard scanner.word(keeping: false) != nil else {
+                return .failure(Failure(line: scanner.line, message: scanner.unexpected("a value")))
+            }
             scanner.skipSpaceAndComments()
             guard scanner.take(";") else { return .failure(Failure(line: scanner.line, message: scanner.unexpected(";"))) }
             out.append((key, line))
@@ -97,7 +99,7 @@ enum StringsFile {
 
         mutating func skipSpaceAndComments() {
             while !atEnd {
-                if s[i].properties.isWhitespace {
+                if s[i].isASCII ? (s[i] == " " || (s[i].value >= 0x09 && s[i].value <= 0x0D)) : s[i].properties.isWhitespace {
                     advance()
                 } else if s[i] == "/", i + 1 < s.count, s[i + 1] == "/" {
                     while !atEnd, s[i] != "\n" { advance() }
@@ -115,8 +117,9 @@ enum StringsFile {
             }
         }
 
-        /// A quoted string (escapes kept as written but for `\"`) or a bare word.
-        mutating func word() -> String? {
+        /// A quoted string (escapes kept as written but for `\"`) or a bare word. Not `keeping`
+        /// (a value: only that it is there matters), it is read past and "" stands for it.
+        mutating func word(keeping: Bool = true) -> String? {
             guard !atEnd else { return nil }
             var out = String.UnicodeScalarView()
             if s[i] == "\"" {
@@ -125,17 +128,28 @@ enum StringsFile {
                     if s[i] == "\\", i + 1 < s.count {
                         advance()
                     }
-                    out.append(s[i])
+                    if keeping { out.append(s[i]) }
                     advance()
                 }
                 guard take("\"") else { return nil }
                 return String(out)
             }
-            while !atEnd, s[i].properties.isAlphabetic || ("0"..."9").contains(s[i]) || "_$+/:.-".unicodeScalars.contains(s[i]) {
-                out.append(s[i])
+            let start = i
+            while !atEnd, Self.isWordScalar(s[i]) {
+                if keeping { out.append(s[i]) }
                 advance()
             }
-            return out.isEmpty ? nil : String(out)
+            return i == start ? nil : String(out)
+        }
+
+        /// A scalar of a bare word: a letter, a digit or one of `_$+/:.-`.
+        static func isWordScalar(_ c: Unicode.Scalar) -> Bool {
+            if c.isASCII {
+                let v = c.value
+                return (v >= 0x30 && v <= 0x39) || (v >= 0x41 && v <= 0x5A) || (v >= 0x61 && v <= 0x7A)
+                    || "_$+/:.-".unicodeScalars.contains(c)
+            }
+            return c.properties.isAlphabetic
         }
     }
 }
