@@ -77,9 +77,15 @@ public struct ResolvedBuildSettings: Sendable, Hashable {
         return true
     }
 
+    /// Most values name no `$(inherited)` and have no space at either end: they are taken as they
+    /// are (Foundation's replacing and trimming, per value of every level of every target of a
+    /// large project, were a fifth of its check).
     static func replacingInherited(in value: String, with below: String) -> String {
         var out = value
-        for token in ["$(inherited)", "${inherited}", "$(INHERITED)"] { out = out.replacingOccurrences(of: token, with: below) }
+        if value.utf8.contains(UInt8(ascii: "$")) {
+            for token in ["$(inherited)", "${inherited}", "$(INHERITED)"] { out = out.replacingOccurrences(of: token, with: below) }
+        }
+        if let first = out.utf8.first, let last = out.utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return out }
         return out.trimmingCharacters(in: .whitespaces)
     }
 
