@@ -59,7 +59,7 @@ public enum GeneratedInfoPlist {
 
     /// The setting that generates `key`.
     public static func settingName(of key: String) -> String {
-        "INFOPLIST_KEY_" + key.replacingOccurrences(of: "~iphone", with: "_iPhone").replacingOccurrences(of: "~ipad", with: "_iPad")
+        "INFOPLIST_KEY_" + LiteralText.replacing("~ipad", with: "_iPad", in: LiteralText.replacing("~iphone", with: "_iPhone", in: key))
     }
 
     /// What Xcode generates for a target with these settings; empty unless it generates its

@@ -23,7 +23,7 @@ public struct ProjectContext: Sendable, Hashable {
     public var appIconName: String?
     public var launchImageName: String?
     /// Root-relative path of the Info.plist in use, if one was found.
-    public var infoPlist: String?
+    public var infoPlist: String? { didSet { ownership = OwnershipBox() } }
     /// Why that Info.plist was chosen (or why none was), shown with the context.
     public var infoPlistReason: String?
     /// Xcode generates part of Info.plist from build settings (GENERATE_INFOPLIST_FILE = YES).
@@ -43,7 +43,7 @@ public struct ProjectContext: Sendable, Hashable {
     /// The app icon sets each configuration of the app target builds with (empty when unknown).
     public var iconNamesByConfiguration: [String: [String]] = [:]
     /// The project's other targets (extensions, watch apps, other platforms, other apps).
-    public var otherTargets: [OtherTarget] = []
+    public var otherTargets: [OtherTarget] = [] { didSet { ownership = OwnershipBox() } }
     /// Every iOS app target of the project (the primary one first); each gets its own context.
     public var appTargets: [String] = []
     /// The project's App Clips (when it has a full app); each gets its own context, after the apps'.
@@ -51,7 +51,10 @@ public struct ProjectContext: Sendable, Hashable {
     /// The context is an App Clip's (`targetName` is the clip; the full app embeds it).
     public var isAppClip = false
     /// Paths the app target owns: its bundled resources and its Info.plist's folder.
-    public var ownedPaths: [String] = []
+    public var ownedPaths: [String] = [] { didSet { ownership = OwnershipBox() } }
+    /// Who holds which path, from the three fields above (`OwnershipIndex`).
+    private var ownership = OwnershipBox()
+    var ownershipIndex: OwnershipIndex { ownership.index { OwnershipIndex(context: self) } }
     /// The Xcode project lists every target's resources (build phases, synchronized folders):
     /// what none of them bundles ships in no product.
     public var resourcesKnown = false
@@ -62,17 +65,18 @@ public struct ProjectContext: Sendable, Hashable {
     /// (then any `.icon` of the project may be the app's).
     public var iconBundles: IconBundleMembership?
     /// The app target's build settings in the configuration that ships (nil: no target read).
-    public var appSettings: ResolvedBuildSettings?
+    public var appSettings: ResolvedBuildSettings? {
+        didSet { generatedInfoPlist = appSettings.map { GeneratedInfoPlist.content($0, isApplication: true, platform: .iOS) } ?? [:] }
+    }
     /// What the app target compiles (root-relative files and folders; empty when not known).
     public var appSources: [String] = []
     /// The tree's Swift packages the app target links (root-relative folders with a Package.swift).
     public var appLocalPackages: [String] = []
 
     /// What Xcode generates into the app's Info.plist from build settings (empty when it
-    /// generates none, or no target was read): `GeneratedInfoPlist`.
-    public var generatedInfoPlist: [String: PlistValue] {
-        appSettings.map { GeneratedInfoPlist.content($0, isApplication: true, platform: .iOS) } ?? [:]
-    }
+    /// generates none, or no target was read): `GeneratedInfoPlist`. Kept with the settings it
+    /// comes from (every rule reading the app's Info.plist asks for it).
+    public private(set) var generatedInfoPlist: [String: PlistValue] = [:]
     /// Set when the project's targets were read and none is an iOS app (only macOS apps,
     /// frameworks, tests …): why nothing of it is judged as an app's, outside the targets reswatch
     /// checks on other platforms (watch app icons, tvOS brand assets).
@@ -166,9 +170,7 @@ public struct ProjectContext: Sendable, Hashable {
         guard lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else { return false }
         // Names compared as the Mac that builds compares them (APFS is case-insensitive): DOOM's
         // project bundles "Default.png", which is default.png on disk.
-        let folded = lower
-        let bundled = { (resources: [String]) in resources.contains { RelativePath.isWithin(folded, $0.lowercased()) } }
-        return !bundled(ownedPaths) && !otherTargets.contains(where: { bundled($0.resources) })
+        return !ownershipIndex.isBundled(path, folded: true)
     }
 
     /// The asset catalog (`X.xcassets`) holding `path` when the project lists every target's
@@ -180,9 +182,7 @@ public struct ProjectContext: Sendable, Hashable {
         let end = range.upperBound
         guard end == path.endIndex || path[end] == "/" else { return nil }
         let catalog = String(path[..<end])
-        let bundled = { (resources: [String]) in resources.contains { RelativePath.isWithin(catalog, $0) } }
-        if bundled(ownedPaths) || otherTargets.contains(where: { bundled($0.resources) }) { return nil }
-        return catalog
+        return ownershipIndex.isBundled(catalog, folded: false) ? nil : catalog
     }
 
     /// The other target whose folder holds `path` (most specific folder), unless the path is in
@@ -190,17 +190,7 @@ public struct ProjectContext: Sendable, Hashable {
     public func otherTarget(containing path: String) -> OtherTarget? {
         // The most specific owned path decides: the app's own (resources, Info.plist folder) or
         // another target's (its resources or folder).
-        func depth(_ paths: [String]) -> Int {
-            paths.filter { RelativePath.isWithin(path, $0) }.map { $0.isEmpty ? 0 : $0.utf8.count + 1 }.max() ?? -1
-        }
-        var best: (OtherTarget, Int)?
-        for target in otherTargets {
-            let d = depth(target.paths)
-            if d >= 0, d > (best?.1 ?? -1) { best = (target, d) }
-        }
-        guard let (owner, ownerDepth) = best else { return nil }
-        let own = depth(ownedPaths + (infoPlist.map { [RelativePath.parent($0)] } ?? []))
-        return own >= ownerDepth ? nil : owner
+        ownershipIndex.otherTarget(containing: path).map { otherTargets[$0] }
     }
 }
 
@@ -222,7 +212,15 @@ public struct OtherTarget: Sendable, Hashable {
     public var appIconName: String?
     /// Its build settings in the configuration it ships with, its `INFOPLIST_FILE`
     /// (root-relative), and whether an .xcconfig it may take settings from was not read.
-    public var settings: ResolvedBuildSettings?
+    public var settings: ResolvedBuildSettings? {
+        didSet {
+            generatedInfoPlist =
+                settings.map {
+                    GeneratedInfoPlist.content(
+                        $0, isApplication: productType.hasPrefix("com.apple.product-type.application"), platform: platform)
+                } ?? [:]
+        }
+    }
     public var infoPlistFile: String?
     /// What it compiles (root-relative files and folders).
     public var sources: [String] = []
@@ -231,13 +229,9 @@ public struct OtherTarget: Sendable, Hashable {
     /// The target that embeds its product ("" when none does; nil when the project does not say).
     public var embedder: String?
 
-    /// What Xcode generates into its Info.plist from its build settings (`GeneratedInfoPlist`).
-    public var generatedInfoPlist: [String: PlistValue] {
-        settings.map {
-            GeneratedInfoPlist.content($0, isApplication: productType.hasPrefix("com.apple.product-type.application"), platform: platform)
-        }
-            ?? [:]
-    }
+    /// What Xcode generates into its Info.plist from its build settings (`GeneratedInfoPlist`),
+    /// kept with them.
+    public private(set) var generatedInfoPlist: [String: PlistValue] = [:]
     public var settingsIncomplete = false
     /// The Icon Composer bundles it compiles.
     public var iconBundles: IconBundleMembership?

@@ -83,7 +83,7 @@ public struct ResolvedBuildSettings: Sendable, Hashable {
     static func replacingInherited(in value: String, with below: String) -> String {
         var out = value
         if value.utf8.contains(UInt8(ascii: "$")) {
-            for token in ["$(inherited)", "${inherited}", "$(INHERITED)"] { out = out.replacingOccurrences(of: token, with: below) }
+            for token in ["$(inherited)", "${inherited}", "$(INHERITED)"] { out = LiteralText.replacing(token, with: below, in: out) }
         }
         if let first = out.utf8.first, let last = out.utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return out }
         return out.trimmingCharacters(in: .whitespaces)

@@ -256,9 +256,9 @@ enum SchemeReader {
     static func archivedTargets(in xml: String) -> [String] {
         var ids: [String] = []
         var rest = Substring(xml)
-        while let start = rest.range(of: "<BuildActionEntry") {
+        while let start = LiteralText.range(of: "<BuildActionEntry", in: rest) {
             let after = rest[start.upperBound...]
-            let end = after.range(of: "</BuildActionEntry>")?.lowerBound ?? after.endIndex
+            let end = LiteralText.range(of: "</BuildActionEntry>", in: after)?.lowerBound ?? after.endIndex
             let entry = String(after[..<end])
             let archiving = attribute("buildForArchiving", in: entry).map { $0 == "YES" } ?? true
             if archiving, let reference = element("BuildableReference", in: entry), let id = attribute("BlueprintIdentifier", in: reference)
@@ -272,14 +272,14 @@ enum SchemeReader {
 
     /// The opening tag `<name …>` (attributes only).
     static func element(_ name: String, in xml: String) -> String? {
-        guard let start = xml.range(of: "<" + name) else { return nil }
+        guard let start = LiteralText.range(of: "<" + name, in: Substring(xml)) else { return nil }
         let end = xml[start.upperBound...].firstIndex(of: ">") ?? xml.endIndex
         return String(xml[start.upperBound..<end])
     }
 
     static func attribute(_ name: String, in tag: String) -> String? {
         var search = Substring(tag)
-        while let r = search.range(of: name) {
+        while let r = LiteralText.range(of: name, in: search) {
             var i = r.upperBound
             while i < search.endIndex, search[i] == " " || search[i] == "\n" || search[i] == "\t" { i = search.index(after: i) }
             guard i < search.endIndex, search[i] == "=" else {

@@ -23,8 +23,11 @@ enum SettingLine {
     static func find(
         _ setting: String, value: String? = nil, in path: String, anchor: String? = nil, context: EvaluationContext
     ) -> Int? {
-        guard case .success(let bytes) = context.read(path) else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        // Split once per file and batch: a project's findings about settings all look in its pbxproj.
+        let split: [Substring]? = context.derived(path, tag: "setting-lines") { bytes in
+            (try? bytes.get()).map { String(decoding: $0, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) }
+        }
+        guard let lines = split else { return nil }
         if let anchor, let start = lines.firstIndex(where: { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix(anchor + " ") }) {
             var end = start + 1
             while end < lines.count, !lines[end].drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("name =") { end += 1 }

@@ -33,7 +33,7 @@ enum StringsFile {
                         "not UTF-8, and no byte-order mark says UTF-16: Xcode cannot decode it (\"could not decode input file using specified encoding\")"
                 ))
         }
-        var scanner = Scanner(Array(text.unicodeScalars))
+        var scanner = Scanner(text)
         var out: [(String, Int)] = []
         while true {
             scanner.skipSpaceAndComments()
@@ -75,38 +75,53 @@ enum StringsFile {
         return String(validating: body, as: UTF8.self)
     }
 
+    /// Reads the text's UTF-8 bytes: every mark of the syntax is ASCII, and a key is its bytes
+    /// between the quotes (scalar by scalar, a large app's tables were a sixth of its check).
     struct Scanner {
-        let s: [Unicode.Scalar]
+        let s: [UInt8]
         var i = 0
         var line = 1
-        init(_ s: [Unicode.Scalar]) { self.s = s }
+        init(_ text: String) { s = Array(text.utf8) }
         var atEnd: Bool { i >= s.count }
 
         mutating func advance() {
-            if s[i] == "\n" { line += 1 }
+            if s[i] == 0x0A { line += 1 }
             i += 1
         }
 
         mutating func take(_ c: Unicode.Scalar) -> Bool {
-            guard !atEnd, s[i] == c else { return false }
+            guard !atEnd, s[i] == UInt8(c.value) else { return false }
             advance()
             return true
         }
 
+        /// The scalar at byte `at` (the text is valid UTF-8) and its length in bytes.
+        func scalar(at: Int) -> (Unicode.Scalar, Int) {
+            let lead = s[at]
+            if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for k in 1..<length where at + k < s.count { value = value << 6 | UInt32(s[at + k] & 0x3F) }
+            return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+        }
+
         func unexpected(_ wanted: String) -> String {
-            atEnd ? "the file ends where \(wanted) was expected" : "\"\(Character(s[i]))\" where \(wanted) was expected"
+            atEnd ? "the file ends where \(wanted) was expected" : "\"\(Character(scalar(at: i).0))\" where \(wanted) was expected"
         }
 
         mutating func skipSpaceAndComments() {
             while !atEnd {
-                if s[i].isASCII ? (s[i] == " " || (s[i].value >= 0x09 && s[i].value <= 0x0D)) : s[i].properties.isWhitespace {
+                let b = s[i]
+                if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
                     advance()
-                } else if s[i] == "/", i + 1 < s.count, s[i + 1] == "/" {
-                    while !atEnd, s[i] != "\n" { advance() }
-                } else if s[i] == "/", i + 1 < s.count, s[i + 1] == "*" {
+                } else if b >= 0x80, case let (c, length) = scalar(at: i), c.properties.isWhitespace {
+                    i += length
+                } else if b == UInt8(ascii: "/"), i + 1 < s.count, s[i + 1] == UInt8(ascii: "/") {
+                    while !atEnd, s[i] != 0x0A { advance() }
+                } else if b == UInt8(ascii: "/"), i + 1 < s.count, s[i + 1] == UInt8(ascii: "*") {
                     advance()
                     advance()
-                    while !atEnd, !(s[i] == "*" && i + 1 < s.count && s[i + 1] == "/") { advance() }
+                    while !atEnd, !(s[i] == UInt8(ascii: "*") && i + 1 < s.count && s[i + 1] == UInt8(ascii: "/")) { advance() }
                     if !atEnd {
                         advance()
                         advance()
@@ -121,25 +136,38 @@ enum StringsFile {
         /// (a value: only that it is there matters), it is read past and "" stands for it.
         mutating func word(keeping: Bool = true) -> String? {
             guard !atEnd else { return nil }
-            var out = String.UnicodeScalarView()
-            if s[i] == "\"" {
+            if s[i] == UInt8(ascii: "\"") {
                 advance()
-                while !atEnd, s[i] != "\"" {
-                    if s[i] == "\\", i + 1 < s.count {
+                let start = i
+                var escaped = false
+                while !atEnd, s[i] != UInt8(ascii: "\"") {
+                    if s[i] == UInt8(ascii: "\\"), i + 1 < s.count {
+                        escaped = true
                         advance()
                     }
-                    if keeping { out.append(s[i]) }
                     advance()
                 }
+                let end = i
                 guard take("\"") else { return nil }
-                return String(out)
+                guard keeping else { return "" }
+                guard escaped else { return String(decoding: s[start..<end], as: UTF8.self) }
+                var out: [UInt8] = []
+                var k = start
+                while k < end {
+                    if s[k] == UInt8(ascii: "\\"), k + 1 < end { k += 1 }
+                    out.append(s[k])
+                    k += 1
+                }
+                return String(decoding: out, as: UTF8.self)
             }
             let start = i
-            while !atEnd, Self.isWordScalar(s[i]) {
-                if keeping { out.append(s[i]) }
-                advance()
+            while !atEnd {
+                let (c, length) = scalar(at: i)
+                guard Self.isWordScalar(c) else { break }
+                i += length
             }
-            return i == start ? nil : String(out)
+            guard i > start else { return nil }
+            return keeping ? String(decoding: s[start..<i], as: UTF8.self) : ""
         }
 
         /// A scalar of a bare word: a letter, a digit or one of `_$+/:.-`.
