@@ -137,4 +137,20 @@ import Testing
             #expect(RelativePath.isWithin(p, dir) == old, "\(p.debugDescription) within \(dir.debugDescription)")
         }
     }
+
+    /// Looking a path's folders up in a set answers as `isWithin` against every member.
+    @Test func withinAnyAnswersAsWithinEach() {
+        var rng = SeededGenerator(seed: 6302)
+        let parts = ["a", "b", "A", "\u{E9}", "e\u{301}", "e", "x.swift", "", "Sources"]
+        func path() -> String {
+            (0..<Int.random(in: 0...4, using: &rng)).map { _ in parts.randomElement(using: &rng)! }.joined(separator: "/")
+        }
+        for _ in 0..<3000 {
+            let folders = (0..<Int.random(in: 0...4, using: &rng)).map { _ in path() }
+            let probe = path()
+            #expect(
+                RelativePath.isWithinAny(probe, of: Set(folders)) == folders.contains { RelativePath.isWithin(probe, $0) },
+                "\(probe.debugDescription) in \(folders)")
+        }
+    }
 }

@@ -137,7 +137,9 @@ package struct PrivacySourcesKind: RuleKind {
     /// exceptions: a folder the app and an extension share compiles, for the extension, only
     /// what its exception set does not leave out (issue 58, cause 9).
     static func members(_ sources: [String], of entries: [String], excluding exceptions: [String] = []) -> [String] {
-        sources.filter { s in entries.contains { RelativePath.isWithin(s, $0) } && !exceptions.contains { RelativePath.isWithin(s, $0) } }
+        let included = Set(entries)
+        let excluded = Set(exceptions)
+        return sources.filter { RelativePath.isWithinAny($0, of: included) && !RelativePath.isWithinAny($0, of: excluded) }
     }
 
     /// The paths a target's synchronized folders leave out of it (`membershipExceptions`).
