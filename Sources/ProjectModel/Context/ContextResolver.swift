@@ -13,11 +13,15 @@ public enum ContextResolver {
     public static func resolveAll(
         projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [], overlay: ProjectConfig? = nil
     ) -> [ProjectContext] {
-        let primary = resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, overlay: overlay)
+        // Each app's context reads the same Xcode projects: parsed, and their targets resolved, once.
+        let memo = XcodeProjectMemo()
+        let primary = resolve(
+            projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: nil, overlay: overlay, memo: memo)
         var contexts = [primary]
         for app in primary.appTargets.dropFirst() + primary.appClips {
             contexts.append(
-                resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app, overlay: overlay))
+                resolve(
+                    projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app, overlay: overlay, memo: memo))
         }
         // A secondary app's own problems name it (the project's are reported once, by the primary).
         for i in contexts.indices.dropFirst() {
@@ -43,13 +47,20 @@ public enum ContextResolver {
         projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String] = [], app: String? = nil,
         overlay: ProjectConfig? = nil
     ) -> ProjectContext {
+        resolve(projectDirectory: dir, files: files, infoPlistCandidates: infoPlistCandidates, app: app, overlay: overlay, memo: nil)
+    }
+
+    static func resolve(
+        projectDirectory dir: String, files: some ProjectFileAccess, infoPlistCandidates: [String], app: String?,
+        overlay: ProjectConfig?, memo: XcodeProjectMemo?
+    ) -> ProjectContext {
         var context = ProjectContext(directory: dir)
         // 1. .reswatch.yaml, and what the command line lays over it
         var config = readConfig(dir, files: files, into: &context)
         if let overlay { config.config = config.config.overlaid(by: overlay) }
         // 2. The Xcode project (or the XcodeGen / Tuist description): the iOS app target's
         // settings in the configuration that ships.
-        let project = readProject(dir, files: files, app: app, into: &context)
+        let project = readProject(dir, files: files, app: app, into: &context, memo: memo)
         let pbx = project.settings
         context.adopt(pbx, projectDirectory: dir, files: files)
         // A project that builds no iOS app has no app Info.plist to find by convention (a Mac
@@ -133,12 +144,12 @@ public enum ContextResolver {
 
     /// The checked-in `.xcodeproj`s; without one an XcodeGen description, or the literal
     /// arguments of a Tuist manifest (Swift code reswatch never runs).
-    static func readProject(_ dir: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext)
-        -> ProjectSettings
-    {
+    static func readProject(
+        _ dir: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext, memo: XcodeProjectMemo? = nil
+    ) -> ProjectSettings {
         let listing = (try? files.list(dir).get()) ?? []
         let projects = listing.filter { $0.isDirectory && $0.name.hasSuffix(".xcodeproj") }.map(\.name).sorted()
-        if !projects.isEmpty { return readXcodeprojs(projects, in: dir, files: files, app: app, into: &context) }
+        if !projects.isEmpty { return readXcodeprojs(projects, in: dir, files: files, app: app, into: &context, memo: memo) }
         var result = ProjectSettings()
         if let spec = XcodeGenReader.fileNames.first(where: { n in listing.contains { $0.name == n && !$0.isDirectory } }) {
             result = readXcodeGen(RelativePath.join(dir, spec), files: files, into: &context)
@@ -154,14 +165,19 @@ public enum ContextResolver {
     }
 
     static func readXcodeprojs(
-        _ projects: [String], in dir: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext
+        _ projects: [String], in dir: String, files: some ProjectFileAccess, app: String?, into context: inout ProjectContext,
+        memo: XcodeProjectMemo? = nil
     ) -> ProjectSettings {
         var result = ProjectSettings(found: true, fromXcodeProjects: true)
         for name in projects {
             let path = RelativePath.join(dir, name)
-            switch XcodeProjectReader.read(path, files: files) {
+            let read = memo?.projects[path] ?? XcodeProjectReader.read(path, files: files)
+            memo?.projects[path] = read
+            switch read {
             case .success(let project):
-                let settings = PBXProjectReader.settings(project, files: files, app: app)
+                let targets = memo?.targets[path] ?? TargetResolver.resolve(project, files: files)
+                memo?.targets[path] = targets
+                let settings = PBXProjectReader.settings(project, targets: targets, app: app)
                 // The first project with an iOS app is the app's; the others' targets are noted.
                 if result.settings.targetName == nil, settings.targetName != nil || result.name == nil {
                     let others = result.settings.targets
@@ -293,4 +309,12 @@ public enum ContextResolver {
                     productType: "com.apple.product-type.app-extension", directory: folder, notChecked: false))
         }
     }
+}
+
+/// The Xcode projects one `resolveAll` has read (by `.xcodeproj` path): each app target's context
+/// reads the same ones, and parsing a large pbxproj through Foundation and resolving every target's
+/// settings was most of the check of a project with four apps (TrainLCD, issue 63).
+final class XcodeProjectMemo {
+    var projects: [String: Result<XcodeProject, PlistError>] = [:]
+    var targets: [String: [ResolvedTarget]] = [:]
 }

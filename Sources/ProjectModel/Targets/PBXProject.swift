@@ -49,8 +49,12 @@ public enum PBXProjectReader {
     /// a shared scheme archives, else the first), or of no target when the project has none.
     /// `app`: the name of the iOS app target to take the settings of (nil: the project's primary one).
     public static func settings(_ project: XcodeProject, files: some ProjectFileAccess, app chosen: String? = nil) -> PBXBuildSettings {
+        settings(project, targets: TargetResolver.resolve(project, files: files), app: chosen)
+    }
+
+    /// The same, from the project's targets already resolved (`TargetResolver.resolve`).
+    static func settings(_ project: XcodeProject, targets: [ResolvedTarget], app chosen: String?) -> PBXBuildSettings {
         var result = PBXBuildSettings()
-        let targets = TargetResolver.resolve(project, files: files)
         result.targets = targets
         // Known iOS apps before those whose platform could not be told.
         let apps =
