@@ -276,6 +276,13 @@ struct FileReferencePaths {
     let projectDirectory: String
     var parent: [String: String] = [:]
     let projectDirPath: String
+    /// Paths of groups already found (a large project's thousands of files share a few hundred
+    /// groups: each file's path walked and normalized every group above it, issue 63).
+    private let groupPaths = GroupPaths()
+
+    final class GroupPaths {
+        var paths: [String: String] = [:]
+    }
 
     init(objects: [String: PlistValue], projectDirectory: String, rootID: String?) {
         self.objects = objects
@@ -296,7 +303,14 @@ struct FileReferencePaths {
             base = RelativePath.join(projectDirectory, projectDirPath)
         case "<group>":
             if let p = parent[id] {
-                base = path(of: p, depth: depth + 1)
+                // A group's path is asked for by each file in it: found once (only paths found are
+                // kept: a nil may come of the depth limit).
+                if let known = groupPaths.paths[p] {
+                    base = known
+                } else {
+                    base = path(of: p, depth: depth + 1)
+                    if let base { groupPaths.paths[p] = base }
+                }
             } else {
                 base = RelativePath.join(projectDirectory, projectDirPath)  // the main group
             }
