@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import ImageFacts
+import ProjectModel
 import RuleEngine
 import RuleKinds
 import RuleKit
@@ -174,6 +175,27 @@ import Testing
         let set = ShippedModules.ruleSet(registry: BuiltinKinds.registry)
         #expect(set.errors.isEmpty, "\(set.errors)")
         #expect(set.rules.allSatisfy { $0.source.hasPrefix("<built-in>/rules/") })
+    }
+
+    /// The built-in modules are composed without counting their values (they are no input): each
+    /// is held to the budget every other module is held to here instead.
+    @Test func embeddedModulesAreWithinTheValueBudget() {
+        for module in ShippedRules.modules {
+            guard case .success(let root?) = YAMLLimits.compose(module.text, bounded: true) else {
+                Issue.record("\(module.name) does not compose within \(YAMLLimits.nodeBudget) values")
+                continue
+            }
+            #expect(root.mapping?["rules"] != nil, "\(module.name)")
+        }
+        // A module from a directory is still counted: an alias bomb is refused, not expanded.
+        var bomb = "x-0: &l0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        for level in 1...6 {
+            let items = Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ")
+            bomb += "x-\(level): &l\(level) [\(items)]\n"
+        }
+        bomb += "rules: []\n"
+        let loaded = RuleModuleLoader.parse(bomb, file: "/etc/reswatch/rules.d/bomb.yaml", registry: BuiltinKinds.registry)
+        #expect(loaded.errors.contains { $0.message.contains("expands (through aliases)") }, "\(loaded.errors)")
     }
 }
 

@@ -13,12 +13,19 @@ public struct LoadedRule: Sendable {
     public let module: String
     public var reported: [RuleInfo] { rule.reportedRules }
     /// Ids that identify the rule for replacement (shared ids such as `rules.exec-failed` excluded).
-    public var ids: Set<String> { Set(reported.map(\.id)).subtracting(RuleSet.sharedIDs) }
+    /// Kept, not recomputed: every rule added to a set is compared with every rule before it.
+    public let ids: Set<String>
     /// Ids the rule may report.
     public var allowedIDs: Set<String> { Set(reported.map(\.id)) }
     /// The module file the rule comes from.
-    public var file: String {
-        guard let colon = source.lastIndex(of: ":") else { return source }
-        return String(source[..<colon])
+    public let file: String
+
+    init(rule: any RuleKind, kindName: String, source: String, module: String) {
+        self.rule = rule
+        self.kindName = kindName
+        self.source = source
+        self.module = module
+        ids = Set(rule.reportedRules.map(\.id)).subtracting(RuleSet.sharedIDs)
+        file = source.lastIndex(of: ":").map { String(source[..<$0]) } ?? source
     }
 }

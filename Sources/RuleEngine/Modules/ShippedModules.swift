@@ -7,6 +7,10 @@ public enum ShippedModules {
         ShippedRules.modules.map { ModuleFile(path: ShippedRules.displayPath($0.name), text: .success($0.text)) }
     }
 
+    /// Whether a module path names one built into the binary (`<built-in>/rules/NAME`: no file
+    /// path starts with `<`, every other module's path is absolute).
+    static func isBuiltIn(_ path: String) -> Bool { path.hasPrefix(ShippedRules.displayPath("")) }
+
     /// The standard layering (built-in, /etc, XDG, then `extra`) for an environment.
     public static func sources(environment: [String: String], extra: [String] = []) -> RuleSources {
         RuleSources.standard(builtIn: files, environment: environment, extra: extra)
