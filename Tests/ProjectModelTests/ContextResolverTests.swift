@@ -2,6 +2,7 @@ import Foundation
 import ProjectModel
 import RuleEngine
 import RuleKit
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -226,5 +227,36 @@ import Testing
         #expect(OSVersion("12")! == OSVersion("12.0")!)
         #expect(OSVersion("9.3.5")! > OSVersion("9.3")!)
         #expect(OSVersion("x") == nil && OSVersion("") == nil)
+    }
+}
+
+/// Each app target of a project gets its own context, from one reading of the project: the
+/// pbxproj is read (and parsed) once for all of them.
+@Suite struct ProjectReadOnceTests {
+    final class CountingFiles: ProjectFileAccess, @unchecked Sendable {
+        let files: InMemoryFiles
+        var reads: [String: Int] = [:]
+        init(_ files: InMemoryFiles) { self.files = files }
+        func read(_ path: String) -> Result<[UInt8], SystemError> {
+            reads[path, default: 0] += 1
+            return files.read(path)
+        }
+        func list(_ directory: String) -> Result<[DirectoryEntry], SystemError> { files.list(directory) }
+    }
+
+    @Test func twoAppsAndTheirContextsFromOneReading() throws {
+        guard
+            case .text(let pbxproj) = ContextResolverTests.pbx(targets: [
+                ("One", "com.apple.product-type.application", "SDKROOT = iphoneos; INFOPLIST_FILE = One/Info.plist;", ""),
+                ("Two", "com.apple.product-type.application", "SDKROOT = iphoneos; INFOPLIST_FILE = Two/Info.plist;", ""),
+            ])
+        else { Issue.record("not text"); return }
+        let files = CountingFiles(InMemoryFiles(["P/P.xcodeproj/project.pbxproj": Array(pbxproj.utf8)]))
+        let contexts = ContextResolver.resolveAll(projectDirectory: "P", files: files)
+        #expect(Set(contexts.compactMap(\.targetName)) == ["One", "Two"])
+        #expect(files.reads["P/P.xcodeproj/project.pbxproj"] == 1, "\(files.reads)")
+        // Each context still has its own app's settings.
+        let infoPlists = contexts.map { $0.appSettings?.string("INFOPLIST_FILE") ?? "-" }
+        #expect(Set(infoPlists) == ["One/Info.plist", "Two/Info.plist"], "\(infoPlists)")
     }
 }
