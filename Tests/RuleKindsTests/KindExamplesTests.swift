@@ -196,6 +196,9 @@ import Testing
         bomb += "rules: []\n"
         let loaded = RuleModuleLoader.parse(bomb, file: "/etc/reswatch/rules.d/bomb.yaml", registry: BuiltinKinds.registry)
         #expect(loaded.errors.contains { $0.message.contains("expands (through aliases)") }, "\(loaded.errors)")
+        // Named like a built-in module but not its text: counted too.
+        let named = RuleModuleLoader.parse(bomb, file: ShippedRules.displayPath("icon.yaml"), registry: BuiltinKinds.registry)
+        #expect(named.errors.contains { $0.message.contains("expands (through aliases)") }, "\(named.errors)")
     }
 }
 

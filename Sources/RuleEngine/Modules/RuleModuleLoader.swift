@@ -39,7 +39,7 @@ public enum RuleModuleLoader {
         var set = RuleSet()
         set.noteModule(file)
         let root: Node?
-        switch YAMLLimits.compose(text, bounded: !ShippedModules.isBuiltIn(file)) {
+        switch YAMLLimits.compose(text, bounded: !ShippedModules.isBuiltIn(file, text: text)) {
         case .success(let r): root = r
         case .failure(let p):
             set.add(errors: [ModuleError(file: file, line: p.line, message: "YAML syntax error: \(p.message)")])

@@ -7,9 +7,12 @@ public enum ShippedModules {
         ShippedRules.modules.map { ModuleFile(path: ShippedRules.displayPath($0.name), text: .success($0.text)) }
     }
 
-    /// Whether a module path names one built into the binary (`<built-in>/rules/NAME`: no file
-    /// path starts with `<`, every other module's path is absolute).
-    static func isBuiltIn(_ path: String) -> Bool { path.hasPrefix(ShippedRules.displayPath("")) }
+    /// Whether a module is one built into the binary: its name and its very text, not the name
+    /// alone (a relative RESWATCH_SHIPPED_RULES of `<built-in>/rules` names files the same way).
+    static func isBuiltIn(_ path: String, text: String) -> Bool {
+        guard path.hasPrefix(ShippedRules.displayPath("")) else { return false }
+        return ShippedRules.modules.contains { ShippedRules.displayPath($0.name) == path && $0.text == text }
+    }
 
     /// The standard layering (built-in, /etc, XDG, then `extra`) for an environment.
     public static func sources(environment: [String: String], extra: [String] = []) -> RuleSources {
