@@ -8,6 +8,7 @@
 #   make fuzz     libFuzzer + address sanitizer over every reader of hostile input (FUZZ_SECONDS each)
 #   make asan     the test suite with the address sanitizer (binary and tests)
 #   make deb      reswatch_VERSION_ARCH.deb (make deb-install-test installs it in a debootstrapped Debian 12)
+#   make precompiled-rules  rewrites the built-in modules' composed trees after rules/ changed
 #   make accuracy  check at the root of whole repositories (local mirrors) and print the judged table
 #   make dist-check  proves it: no Swift library linked, and it checks the example with the toolchain hidden
 
@@ -34,7 +35,7 @@ RELEASE_BIN  := .build/release/reswatch
 GENERATED    := .build/generated
 DIST         := reswatch-$(VERSION)-linux-$(ARCH)
 
-.PHONY: stripped accuracy order-file deb deb-install-test fuzz asan all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
+.PHONY: precompiled-rules stripped accuracy order-file deb deb-install-test fuzz asan all deps test-deps bench-deps build release run test lint format bench clean man completions install install-files uninstall dist dist-check docs
 
 all: build
 
@@ -222,6 +223,13 @@ run: build
 # tool's fetch lays them out): not part of make test, a lone clone has none.
 accuracy: build
 	python3 Tests/Tools/accuracy.py
+
+# The built-in modules composed ahead of time (issue 63): the binary decodes these trees instead of
+# parsing rules/*.yaml at every start. Run after editing rules/; a test fails while the file is stale.
+precompiled-rules: deps
+	$(SWIFT) build --build-tests
+	RESWATCH_WRITE_PRECOMPILED=$(CURDIR)/Sources/ShippedRules/Precompiled \
+		$(SWIFT) test --skip-build --filter PrecompiledModulesTests/everyBuiltInModuleIsPrecompiledFromItsText
 
 # docs/rules.md and README's example output, from the built binary (tests fail when they are stale).
 docs: build

@@ -72,14 +72,13 @@ let package = Package(
             dependencies: ["Findings", "ImageFacts", "ProjectModel", "SystemCalls", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "RuleEngine",
-            dependencies: [
-                "Findings", "ImageFacts", "ProjectModel", "RuleKit", "ShippedRules", "SystemCalls", .product(name: "Yams", package: "Yams"),
-            ]
+            dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleKit", "ShippedRules", "SystemCalls"]
         ),
         // rules/*.yaml compiled into the binary by a build plugin: the binary needs no rules/ folder.
         .executableTarget(name: "RuleEmbedder"),
         .plugin(name: "EmbedShippedRules", capability: .buildTool(), dependencies: ["RuleEmbedder"], path: "Sources/EmbedShippedRules"),
-        .target(name: "ShippedRules", plugins: ["EmbedShippedRules"]),
+        // Precompiled/: each module's composed tree (`make precompiled-rules`), embedded by the plugin.
+        .target(name: "ShippedRules", exclude: ["Precompiled"], plugins: ["EmbedShippedRules"]),
         .target(name: "RuleKinds", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleKit", "SystemCalls"]),
         .target(name: "Reporting", dependencies: ["Findings", "ImageFacts", "ProjectModel", "RuleEngine", "RuleKit", "SystemCalls"]),
         // `reswatch fix`: repairs planned from findings, carried out atomically with a journal.

@@ -1,7 +1,6 @@
 import Findings
 import ProjectModel
 import SystemCalls
-import Yams
 
 /// The built-in kinds a module may name; RuleKinds provides the list.
 public struct KindRegistry: Sendable {

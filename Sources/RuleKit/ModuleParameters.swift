@@ -1,46 +1,37 @@
 import Findings
 import Synchronization
-import Yams
 
 /// Typed access to a module entry's parameters, with file:line in every error.
-public struct ModuleParameters: @unchecked Sendable {
-    // Yams.Node is a value type without Sendable conformance; it is never mutated here.
-    public let node: Node
+public struct ModuleParameters: Sendable {
+    public let node: ModuleNode
     public let file: String
-    /// The mapping's values by key, built once: Yams looks a key up by comparing it with each key
-    /// in turn, resolving tags as it goes (a third of a `check`'s fixed cost was spent there).
-    private let fields: [String: Node]
+    /// The mapping's values by key, built once (the first of repeated keys).
+    private let fields: [String: ModuleNode]
     /// Where the names a kind reads are recorded (a test checks they are the declared ones).
     private let reads: ParameterReads?
 
-    public init(node: Node, file: String, recordingReadsIn reads: ParameterReads? = nil) {
+    public init(node: ModuleNode, file: String, recordingReadsIn reads: ParameterReads? = nil) {
         self.node = node
         self.file = file
         self.reads = reads
-        var fields: [String: Node] = [:]
-        for (key, value) in node.mapping ?? Self.emptyMapping {
-            if let k = key.string, fields[k] == nil { fields[k] = value }
+        var fields: [String: ModuleNode] = [:]
+        for pair in node.mapping ?? [] {
+            if let k = pair.key.string, fields[k] == nil { fields[k] = pair.value }
         }
         self.fields = fields
     }
 
     public static func empty(file: String = "<built-in>") -> ModuleParameters {
-        ModuleParameters(node: Node.mapping(emptyMapping), file: file)
+        ModuleParameters(node: .mapping([], .unknown), file: file)
     }
-
-    /// An empty mapping whose tag resolves with `Resolver.basic`. `Node.Mapping([])` takes
-    /// `Tag.implicit`, whose `Resolver.default` compiles seven ICU regular expressions at first
-    /// use: 9 million instructions and ICU's code and tables in every process (callgrind), for
-    /// a tag nothing here resolves (see YAMLLimits).
-    public static var emptyMapping: Node.Mapping { Node.Mapping([], Tag(.implicit, .basic)) }
 
     public var line: Int? { node.line }
 
-    public func error(_ message: String, at node: Node? = nil) -> ModuleError {
+    public func error(_ message: String, at node: ModuleNode? = nil) -> ModuleError {
         ModuleError(file: file, line: (node ?? self.node).line, message: message)
     }
 
-    public func value(_ key: String) -> Node? {
+    public func value(_ key: String) -> ModuleNode? {
         reads?.record(key)
         return fields[key]
     }
@@ -49,12 +40,12 @@ public struct ModuleParameters: @unchecked Sendable {
         value(key).map { ModuleParameters(node: $0, file: file) }
     }
 
-    public var keys: [String] { node.mapping?.keys.compactMap(\.string) ?? [] }
+    public var keys: [String] { node.mapping?.compactMap(\.key.string) ?? [] }
 
     /// Fails on keys the kind does not know (typos must not be silently ignored).
     public func expectOnly(_ known: Set<String>) throws(ModuleError) {
         guard let map = node.mapping else { throw error("expected a mapping") }
-        for key in map.keys {
+        for key in map.map(\.key) {
             guard let k = key.string, known.contains(k) else {
                 throw error("unknown parameter '\(key.string ?? "?")' (known: \(known.sorted().joined(separator: ", ")))", at: key)
             }
@@ -63,7 +54,7 @@ public struct ModuleParameters: @unchecked Sendable {
 
     public func string(_ key: String) throws(ModuleError) -> String? {
         guard let v = value(key) else { return nil }
-        guard let s = v.scalar?.string else { throw error("\(key): expected a string", at: v) }
+        guard let s = v.string else { throw error("\(key): expected a string", at: v) }
         return s
     }
 
@@ -74,7 +65,7 @@ public struct ModuleParameters: @unchecked Sendable {
 
     public func int(_ key: String) throws(ModuleError) -> Int? {
         guard let v = value(key) else { return nil }
-        guard let s = v.scalar?.string, let i = Int(s) else { throw error("\(key): expected an integer", at: v) }
+        guard let s = v.string, let i = Int(s) else { throw error("\(key): expected an integer", at: v) }
         return i
     }
 
@@ -87,7 +78,7 @@ public struct ModuleParameters: @unchecked Sendable {
 
     public func bool(_ key: String) throws(ModuleError) -> Bool? {
         guard let v = value(key) else { return nil }
-        switch v.scalar?.string.lowercased() {
+        switch v.string?.lowercased() {
         case "true", "yes": return true
         case "false", "no": return false
         default: throw error("\(key): expected true or false", at: v)
@@ -99,7 +90,7 @@ public struct ModuleParameters: @unchecked Sendable {
         guard let seq = v.sequence else { throw error("\(key): expected a list", at: v) }
         var out: [String] = []
         for item in seq {
-            guard let s = item.scalar?.string else { throw error("\(key): expected a list of strings", at: item) }
+            guard let s = item.string else { throw error("\(key): expected a list of strings", at: item) }
             out.append(s)
         }
         return out
@@ -110,9 +101,9 @@ public struct ModuleParameters: @unchecked Sendable {
         guard let v = value(key) else { return nil }
         guard let mapping = v.mapping else { throw error("\(key): expected a mapping of names to strings", at: v) }
         var out: [String: String] = [:]
-        for (name, item) in mapping {
-            guard let n = name.scalar?.string, let s = item.scalar?.string else {
-                throw error("\(key): expected a mapping of names to strings", at: item)
+        for pair in mapping {
+            guard let n = pair.key.string, let s = pair.value.string else {
+                throw error("\(key): expected a mapping of names to strings", at: pair.value)
             }
             out[n] = s
         }

@@ -35,7 +35,7 @@ import Yams
         var checked = Set<String>()
         for (kind, node, file) in try Self.entries() {
             let reads = ParameterReads()
-            _ = try kind.init(parameters: ModuleParameters(node: node, file: file, recordingReadsIn: reads))
+            _ = try kind.init(parameters: ModuleParameters(node: ModuleNode(node), file: file, recordingReadsIn: reads))
             let declared = Set(kind.parameters.keys)
             let undeclared = reads.all.subtracting(declared)
             let unread = declared.subtracting(reads.all)

@@ -1,11 +1,10 @@
 import Findings
 import ImageFacts
 import RuleKit
-import Yams
 
 /// Reads `examples:` of a rule module (the YAML twin of `RuleExample`).
 enum ExampleParser {
-    static func parse(_ node: Node, file: String) -> Result<[RuleExample], ModuleError> {
+    static func parse(_ node: ModuleNode, file: String) -> Result<[RuleExample], ModuleError> {
         guard let list = node.sequence else {
             return .failure(ModuleError(file: file, line: node.line, message: "examples: expected a list"))
         }
@@ -17,9 +16,9 @@ enum ExampleParser {
                 let name = try p.requiredString("name")
                 guard let filesNode = p.value("files")?.mapping else { throw p.error("example '\(name)': expected files: mapping") }
                 var files: [String: ExampleFile] = [:]
-                for (k, v) in filesNode {
-                    guard let path = k.string else { continue }
-                    files[path] = try parseFile(v, file: file)
+                for pair in filesNode {
+                    guard let path = pair.key.string else { continue }
+                    files[path] = try parseFile(pair.value, file: file)
                 }
                 let triggers = try p.strings("triggers") ?? []
                 let passes = try p.strings("passes") ?? []
@@ -35,8 +34,8 @@ enum ExampleParser {
         return .success(out)
     }
 
-    static func parseFile(_ node: Node, file: String) throws(ModuleError) -> ExampleFile {
-        if let s = node.scalar?.string { return .text(s) }
+    static func parseFile(_ node: ModuleNode, file: String) throws(ModuleError) -> ExampleFile {
+        if let s = node.string { return .text(s) }
         let p = ModuleParameters(node: node, file: file)
         if let png = p.child("png") {
             try png.expectOnly([

@@ -2,7 +2,6 @@ import Findings
 import ProjectModel
 import RuleKit
 import SystemCalls
-import Yams
 
 /// One instantiated rule: a kind with the data of one module entry.
 public struct LoadedRule: Sendable {

@@ -2,7 +2,6 @@ import Findings
 import ProjectModel
 import RuleKit
 import SystemCalls
-import Yams
 
 /// Loads rule modules (YAML) from directories, in order.
 public enum RuleModuleLoader {
@@ -38,18 +37,22 @@ public enum RuleModuleLoader {
     public static func parse(_ text: String, file: String, registry: KindRegistry) -> RuleSet {
         var set = RuleSet()
         set.noteModule(file)
-        let root: Node?
-        switch YAMLLimits.compose(text, bounded: !ShippedModules.isBuiltIn(file, text: text)) {
-        case .success(let r): root = r
-        case .failure(let p):
-            set.add(errors: [ModuleError(file: file, line: p.line, message: "YAML syntax error: \(p.message)")])
-            return set
+        let root: ModuleNode?
+        if let compiled = ShippedModules.precompiledTree(file, text: text) {
+            root = compiled
+        } else {
+            switch YAMLLimits.compose(text, bounded: !ShippedModules.isBuiltIn(file, text: text)) {
+            case .success(let r): root = r.map(ModuleNode.init)
+            case .failure(let p):
+                set.add(errors: [ModuleError(file: file, line: p.line, message: "YAML syntax error: \(p.message)")])
+                return set
+            }
         }
         guard let root, let map = root.mapping else {
             set.add(errors: [ModuleError(file: file, line: root?.line ?? 1, message: "a rule module is a mapping with a 'rules:' list")])
             return set
         }
-        for key in map.keys {
+        for key in map.map(\.key) {
             // "x-…" keys hold shared data for YAML anchors (x-rows: &rows … rows: *rows).
             guard let k = key.string, ["module", "description", "rules", "examples"].contains(k) || k.hasPrefix("x-") else {
                 set.add(errors: [
@@ -61,9 +64,9 @@ public enum RuleModuleLoader {
                 continue
             }
         }
-        let moduleName = map["module"]?.string ?? RelativePath.name(file)
-        guard let entries = map["rules"]?.sequence else {
-            set.add(errors: [ModuleError(file: file, line: map["rules"]?.line ?? root.line, message: "missing 'rules:' list")])
+        let moduleName = root["module"]?.string ?? RelativePath.name(file)
+        guard let entries = root["rules"]?.sequence else {
+            set.add(errors: [ModuleError(file: file, line: root["rules"]?.line ?? root.line, message: "missing 'rules:' list")])
             return set
         }
         // A rule's source names it everywhere (its evaluations' keys, its timings, messages about
@@ -71,9 +74,9 @@ public enum RuleModuleLoader {
         // {…}]`), so two rules are never taken for one.
         var entriesOnLine: [Int: Int] = [:]
         for entry in entries { entriesOnLine[entry.line ?? 0, default: 0] += 1 }
-        func source(of entry: Node) -> String {
+        func source(of entry: ModuleNode) -> String {
             let line = entry.line ?? 0
-            guard entriesOnLine[line, default: 0] > 1, let column = entry.mark?.column else { return "\(file):\(line)" }
+            guard entriesOnLine[line, default: 0] > 1, let column = entry.column else { return "\(file):\(line)" }
             return "\(file):\(line):\(column)"
         }
         var loaded: [LoadedRule] = []
@@ -84,7 +87,7 @@ public enum RuleModuleLoader {
             }
         }
         set.add(loaded)
-        if let examples = map["examples"] {
+        if let examples = root["examples"] {
             switch ExampleParser.parse(examples, file: file) {
             case .success(let list): for e in list { set.addExample(moduleName, e) }
             case .failure(let e): set.add(errors: [e])
@@ -94,24 +97,34 @@ public enum RuleModuleLoader {
     }
 
     /// One `- kind: …` entry, made into its kind with its parameters (only those the kind declares).
-    static func rule(_ entry: Node, file: String, source: String, module moduleName: String, registry: KindRegistry) -> Result<
+    static func rule(_ entry: ModuleNode, file: String, source: String, module moduleName: String, registry: KindRegistry) -> Result<
         LoadedRule, ModuleError
     > {
         guard let entryMap = entry.mapping else {
             return .failure(ModuleError(file: file, line: entry.line, message: "each rule is a mapping with 'kind:'"))
         }
-        guard let kindName = entryMap["kind"]?.string else {
+        guard let kindName = entry["kind"]?.string else {
             return .failure(ModuleError(file: file, line: entry.line, message: "rule without 'kind:'"))
         }
         guard let kind = registry.kind(named: kindName) else {
             return .failure(
                 ModuleError(
-                    file: file, line: entryMap["kind"]?.line,
+                    file: file, line: entry["kind"]?.line,
                     message: "unknown kind '\(kindName)' (known: \(registry.names.sorted().joined(separator: ", ")))"))
         }
-        var params = ModuleParameters.emptyMapping
-        for (k, v) in entryMap where k.string != "kind" { params[k] = v }
-        let paramsNode = Node.mapping(Node.Mapping(Array(params), entry.tag, entryMap.style, entry.mark))
+        // Every key but `kind`, in order; a repeated key keeps its first place and its last value
+        // (as Yams' mapping assignment did).
+        var params: [ModuleNode.Pair] = []
+        var placeOf: [String: Int] = [:]
+        for pair in entryMap where pair.key.string != "kind" {
+            if let k = pair.key.string, let place = placeOf[k] {
+                params[place] = ModuleNode.Pair(key: params[place].key, value: pair.value)
+            } else {
+                if let k = pair.key.string { placeOf[k] = params.count }
+                params.append(pair)
+            }
+        }
+        let paramsNode = ModuleNode.mapping(params, entry.mark)
         do throws(ModuleError) {
             // The kind's declared parameters are the only ones it takes: a typo is an error, and
             // no kind lists its names a second time.

@@ -2,7 +2,6 @@ import Findings
 import ProjectModel
 import RuleKit
 import SystemCalls
-import Yams
 
 /// Rules ready to run, in load order, plus what failed to load.
 public struct RuleSet: Sendable {

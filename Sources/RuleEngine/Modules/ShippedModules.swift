@@ -9,9 +9,22 @@ public enum ShippedModules {
 
     /// Whether a module is one built into the binary: its name and its very text, not the name
     /// alone (a relative RESWATCH_SHIPPED_RULES of `<built-in>/rules` names files the same way).
-    static func isBuiltIn(_ path: String, text: String) -> Bool {
-        guard path.hasPrefix(ShippedRules.displayPath("")) else { return false }
-        return ShippedRules.modules.contains { ShippedRules.displayPath($0.name) == path && $0.text == text }
+    static func isBuiltIn(_ path: String, text: String) -> Bool { builtIn(path, text: text) != nil }
+
+    static func builtIn(_ path: String, text: String) -> ShippedRules.Module? {
+        let prefix = ShippedRules.displayPath("")
+        guard path.hasPrefix(prefix) else { return nil }
+        let name = path.dropFirst(prefix.count)
+        return ShippedRules.modules.first { $0.name == name && $0.text == text }
+    }
+
+    /// A built-in module's composed tree from the binary, when it was compiled from this very
+    /// text (see `ShippedRules.Precompiled`); nil otherwise, and the text is parsed.
+    public static func precompiledTree(_ path: String, text: String) -> ModuleNode? {
+        guard let module = builtIn(path, text: text), let compiled = module.precompiled,
+            compiled.digest == ShippedRules.digest(text)
+        else { return nil }
+        return ModuleNode(encoded: compiled.tree)
     }
 
     /// The standard layering (built-in, /etc, XDG, then `extra`) for an environment.
