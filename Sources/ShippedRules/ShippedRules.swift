@@ -32,11 +32,14 @@ public enum ShippedRules {
 
     /// FNV-1a (64 bits) of a module's UTF-8 text: tells a precompiled tree from a stale one.
     public static func digest(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
+        var text = text
+        return text.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01b3
+            }
+            return hash
         }
-        return hash
     }
 }
