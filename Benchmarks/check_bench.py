@@ -99,6 +99,12 @@ def main():
         floor_ms, check_ms, ratio = paired([floor_bin, a.tree], check_cmd, a.pairs)
         print(f"\n{a.pairs} pairs alternating the C floor and `reswatch check` (the goal's figures): "
               f"floor {floor_ms:.1f} ms, reswatch {check_ms:.1f} ms (medians), median ratio of a pair {ratio:.2f}x")
+    # A run's fixed cost (issue 63): an empty folder's check against the bare process start
+    # (`--version`: the loader, the Swift runtime, ArgumentParser), side by side.
+    empty_cmd = [a.binary, "check", "--allow-empty", "--format", "json", empty]
+    version_ms, empty_ms, _ = paired([a.binary, "--version"], empty_cmd, 2 * a.pairs)
+    print(f"{2 * a.pairs} pairs alternating `reswatch --version` and an empty folder's check: "
+          f"{version_ms:.1f} ms and {empty_ms:.1f} ms (medians): the fixed cost is {empty_ms - version_ms:.1f} ms over the process start")
     print(f"\nreswatch / find     = {r / results['find TREE -type f']:.2f}x  (goal <= 2x)")
     print(f"reswatch / pngcheck = {r / results['pngcheck -q (all PNGs)']:.2f}x  (goal < 1x)")
     print(f"reswatch / cat      = {r / results['cat every PNG (read floor)']:.2f}x  (reading every file is the floor for a validator)")
@@ -107,7 +113,7 @@ def main():
     block_ratio = r / results["C read floor (readfloor.c)"] if ratio is not None else None
     record("check", reswatch_ms=check_ms, floor_ms=floor_ms, block_ratio=block_ratio,
            find_ms=results["find TREE -type f"] * 1000, pngcheck_ms=results["pngcheck -q (all PNGs)"] * 1000,
-           empty_ms=results["reswatch check (empty folder)"] * 1000)
+           empty_ms=empty_ms, version_ms=version_ms)
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RuleEngine
 import RuleKinds
@@ -18,9 +19,21 @@ package enum RuleLoading {
         extra: [String], allowUntrustedExec: Bool = false, environment: [String: String], output: FlowOutput
     ) throws(FlowFailure) -> RuleSet {
         let sources = sources(extra: extra, allowUntrustedExec: allowUntrustedExec, environment: environment)
-        let set = sources.load(registry: BuiltinKinds.registry)
+        let set = sources.load(registry: BuiltinKinds.registry, builtIn: { builtInModules })
         try require(set, sources: sources, output: output)
         return set
+    }
+
+    /// The built-in modules parsed with the built-in kinds, once per process. A static constant:
+    /// its first reader parses them, and any other waits for that one (Swift's lazy globals).
+    static let builtInModules = ShippedModules.parsed(registry: BuiltinKinds.registry)
+
+    /// Starts parsing the built-in modules on another thread: `check` and `fix` call it before
+    /// ArgumentParser reads their command line (half of an empty check's instructions), so the
+    /// two overlap on a machine with a second core (issue 63). A flow that never reads them
+    /// (RESWATCH_SHIPPED_RULES replaces them) has spent that thread's time, nothing else.
+    package static func preload() {
+        DispatchQueue.global(qos: .userInitiated).async { _ = builtInModules }
     }
 
     package static func require(_ set: RuleSet, sources: RuleSources, output: FlowOutput) throws(FlowFailure) {

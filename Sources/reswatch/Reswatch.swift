@@ -39,7 +39,11 @@ struct Reswatch: AsyncParsableCommand {
         // `check` and `fix` read a whole tree and exit: their heap grows in big steps, not an
         // `mprotect` every few pages. Set before any thread allocates: a thread's heap takes the
         // step when it is made (ProcessMemory.growHeap).
-        if let command = arguments.first, ["check", "fix"].contains(command) { ProcessMemory.growHeap(inStepsOf: 8 << 20) }
+        if let command = arguments.first, ["check", "fix"].contains(command) {
+            ProcessMemory.growHeap(inStepsOf: 8 << 20)
+            // Their rules are parsed while ArgumentParser reads the command line (RuleLoading.preload).
+            RuleLoading.preload()
+        }
         let finished = DispatchSemaphore(value: 0)
         // Detached: `main` is the main actor's, and a task inheriting it would wait for the main
         // queue, which this thread, waiting, never drains.

@@ -23,7 +23,7 @@ import Testing
 
     @Test func aRootStillScanningIsSaidAndAReadyOneIsNot() throws {
         let big = try TempTree([:])
-        try big.addImageSets(3_000)
+        try big.addImageSets(8_000)  // a scan long enough to be asked during, on a loaded host too
         let small = try TempTree(Self.broken)
         let daemon = try DaemonHarness(roots: [big.path, small.path], waitReady: false)
         defer { _ = daemon.stop() }

@@ -9,26 +9,34 @@ public enum RuleModuleLoader {
     public static let moduleSizeLimit = 4 << 20
 
     /// Loads modules in order; a module that cannot be read is an error, and the others still load.
-    /// `execRefusal` names why a file's `exec` rules must not run (nil: they may).
+    /// `execRefusal` names why a file's `exec` rules must not run (nil: they may). `builtIn`, when
+    /// given, answers the built-in modules already parsed with the same registry (by path; asked
+    /// only for a file whose text is the embedded one): `check` parses them while its command
+    /// line is read (`RuleLoading.preload`).
     public static func load(
-        files: [ModuleFile], registry: KindRegistry, execRefusal: (String) -> String? = { _ in nil }
+        files: [ModuleFile], registry: KindRegistry, execRefusal: (String) -> String? = { _ in nil },
+        builtIn: (() -> [String: RuleSet])? = nil
     ) -> RuleSet {
         var set = RuleSet()
-        for file in files { set.merge(module(file, registry: registry, execRefusal: execRefusal)) }
+        for file in files { set.merge(module(file, registry: registry, execRefusal: execRefusal, builtIn: builtIn)) }
         return set
     }
 
     /// One module file the way every loader reads it (`check`, the daemon with its last good
     /// versions, a project's own `.reswatch/rules`): parsed, or its read error; its `exec` rules
     /// dropped with an error naming the reason when `execRefusal` gives one.
-    public static func module(_ file: ModuleFile, registry: KindRegistry, execRefusal: (String) -> String?) -> RuleSet {
+    public static func module(
+        _ file: ModuleFile, registry: KindRegistry, execRefusal: (String) -> String?, builtIn: (() -> [String: RuleSet])? = nil
+    ) -> RuleSet {
         switch file.text {
         case .failure(let e):
             var set = RuleSet()
             set.add(errors: [e])
             return set
         case .success(let text):
-            let module = parse(text, file: file.path, registry: registry)
+            let module =
+                builtIn.flatMap { parsed in ShippedModules.isBuiltIn(file.path, text: text) ? parsed()[file.path] : nil }
+                ?? parse(text, file: file.path, registry: registry)
             return execRefusal(file.path).map { module.withoutExec(from: $0) } ?? module
         }
     }

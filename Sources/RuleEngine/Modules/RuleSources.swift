@@ -69,8 +69,9 @@ public struct RuleSources: Sendable {
 
     /// Loads every module. Exec rules of a module file that neither this user nor root owns are
     /// dropped (with an error) unless `allowUntrustedExec`.
-    public func load(registry: KindRegistry) -> RuleSet {
-        RuleModuleLoader.load(files: files(), registry: registry, execRefusal: execRefusal)
+    /// `builtIn`: the built-in modules already parsed with `registry` (see `RuleModuleLoader.load`).
+    public func load(registry: KindRegistry, builtIn: (() -> [String: RuleSet])? = nil) -> RuleSet {
+        RuleModuleLoader.load(files: files(), registry: registry, execRefusal: execRefusal, builtIn: builtIn)
     }
 
     /// Why a module file's `exec` rules must not run: it is owned by neither this user nor root

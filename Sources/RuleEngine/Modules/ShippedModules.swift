@@ -32,6 +32,15 @@ public enum ShippedModules {
         RuleSources.standard(builtIn: files, environment: environment, extra: extra)
     }
 
+    /// Each built-in module parsed with the kinds of `registry`, by its path.
+    public static func parsed(registry: KindRegistry) -> [String: RuleSet] {
+        var out: [String: RuleSet] = [:]
+        for file in files {
+            if case .success(let text) = file.text { out[file.path] = RuleModuleLoader.parse(text, file: file.path, registry: registry) }
+        }
+        return out
+    }
+
     /// The built-in modules alone, loaded with the kinds of `registry` (`BuiltinKinds.registry`).
     public static func ruleSet(registry: KindRegistry) -> RuleSet { RuleModuleLoader.load(files: files, registry: registry) }
 }
