@@ -31,8 +31,10 @@ package enum RuleLoading {
     /// Starts parsing the built-in modules on another thread: `check` and `fix` call it before
     /// ArgumentParser reads their command line (half of an empty check's instructions), so the
     /// two overlap on a machine with a second core (issue 63). A flow that never reads them
-    /// (RESWATCH_SHIPPED_RULES replaces them) has spent that thread's time, nothing else.
+    /// (`--help`, a usage error) has spent that thread's time, nothing else; with
+    /// RESWATCH_SHIPPED_RULES, which replaces them, nothing starts.
     package static func preload() {
+        guard getenv("RESWATCH_SHIPPED_RULES") == nil else { return }
         DispatchQueue.global(qos: .userInitiated).async { _ = builtInModules }
     }
 
